@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Workbench of the clean-room perf_event series.  See README.md.
+#
+#   make run                    boot the series kernel, demo, shell on a tty
+#   make check                  build and test both architectures
+#   make check KERNEL=stock     the same suites on the unmodified base
+#   make image ARCH=.. KERNEL=..  build one kernel, print its path last
+#   make patches                write the series as git format-patch files
+#   make cleanroom              run ../shared/tools/cleanroom-check
+
+ARCH ?= x86_64
+KERNEL ?= series
+ARCHS ?= x86_64 arm64
+DEBUG ?= 0
+BUILD ?= $(CURDIR)/build
+export BUILD
+
+# The top-level ARCH must not leak into kbuild through the environment.
+unexport ARCH
+
+.PHONY: all run check image base series patches cleanroom clean help
+
+all: help
+
+help:
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+
+base:
+	@bench/base.sh
+
+series: base
+	@bench/series.sh
+
+image: base
+	@if [ "$(KERNEL)" = series ]; then bench/series.sh; fi
+	@bench/kernel.sh $(ARCH) $(KERNEL) $(DEBUG) | tail -n 1
+
+run: base
+	@if [ "$(KERNEL)" = series ]; then bench/series.sh; fi
+	@img=$$(bench/kernel.sh $(ARCH) $(KERNEL) $(DEBUG) | tail -n 1) && \
+	initrd=$$(bench/initramfs.sh $(ARCH) | tail -n 1) && \
+	if [ -t 0 ]; then mode=shell; else mode=demo; fi && \
+	bench/boot.sh $(ARCH) $$img $$initrd $$mode $(BUILD)/run-$(ARCH).log
+
+check:
+	@bench/check.sh $(KERNEL) "$(ARCHS)" $(DEBUG)
+
+patches: series
+	@bench/patches.sh
+
+cleanroom:
+	@../shared/tools/cleanroom-check .
+
+clean:
+	rm -rf $(BUILD)

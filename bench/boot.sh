@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a test kernel under QEMU (TCG): boot.sh ARCH IMAGE INITRAMFS MODE LOG
+# MODE is check (run the tests, power off), demo, or shell (interactive).
+# Boots are reproducible: fixed -seed, guest-clock RTC, and on arm64 icount.
+# A guest that does not power off in time is killed.
+. "$(dirname "$0")/lib.sh"
+
+arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
+limit=${GUEST_TIMEOUT:-1500}
+common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
+	-kernel "$image" -initrd "$initrd")
+case $arch in
+x86_64)
+	qemu=(qemu-system-x86_64 -M q35 -cpu max "${common[@]}"
+	      -append "console=ttyS0 tsc_early_khz=2000000 panic=-1 oops=panic bench.mode=$mode")
+	;;
+arm64)
+	qemu=(qemu-system-aarch64 -M virt -cpu max -icount shift=0,sleep=off "${common[@]}"
+	      -append "console=ttyAMA0 panic=-1 oops=panic bench.mode=$mode")
+	;;
+esac
+
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}"
+fi
+set +e
+setsid timeout -s KILL "$limit" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$logfile"
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 137 ] && echo "@@BENCH-TIMEOUT guest killed after ${limit}s" | tee -a "$logfile"
+exit 0

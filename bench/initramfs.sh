@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest initramfs for one architecture: busybox, /init, the demo,
+# our kselftests and the upstream perf_events kselftests of the base, all
+# static.  Timestamps are fixed so the archive is reproducible.
+# Usage: initramfs.sh ARCH  (prints the archive path)
+. "$(dirname "$0")/lib.sh"
+
+arch=$1
+out=$BUILD/initramfs-$arch
+cc=$(cross_compile "$arch")gcc
+root=$out/root
+rm -rf "$out" && mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,tests,etc} "$out/include/linux"
+
+# The tests build against our ABI header; until it exists, the base's.
+hdr=$TOP/include/uapi/linux/perf_event.h
+[ -f "$hdr" ] || hdr=$BASE/include/uapi/linux/perf_event.h
+cp "$hdr" "$out/include/linux/perf_event.h"
+cflags="-static -O2 -g0 -pthread -Wall -I$out/include -I$BASE/tools/testing/selftests"
+
+if [ "$arch" = arm64 ]; then
+	cp "$BUILD/busybox-arm64/bin/busybox" "$root/bin/busybox"
+else
+	cp /bin/busybox "$root/bin/busybox"
+fi
+for app in sh mount umount cat echo ls mkdir poweroff reboot setsid timeout \
+	   hostname sleep sync cttyhack grep sed id chmod uname true false ps kill; do
+	ln -sf busybox "$root/bin/$app"
+done
+cp "$TOP/bench/guest-init" "$root/init"
+cp "$TOP/bench/demo.sh" "$root/bin/demo.sh"
+echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"
+
+$cc $cflags -o "$root/tests/perfcount" "$TOP/bench/perfcount.c"
+
+list=""
+# ours: every harness program in the project's selftest directory, built
+# beside the base's kselftest headers, which they include as "../x.h"
+ks=$out/selftests
+mkdir -p "$ks"
+cp "$BASE"/tools/testing/selftests/kselftest*.h "$ks/"
+cp -r "$TOP/tools/testing/selftests/perf_events" "$ks/"
+for f in "$ks"/perf_events/*.c; do
+	[ -e "$f" ] || continue
+	grep -q kselftest_harness.h "$f" || continue
+	name=$(basename "$f" .c)
+	$cc $cflags -o "$root/tests/$name" "$f" 2> "$out/$name.cc.log" ||
+		{ cat "$out/$name.cc.log" >&2; die "cannot build $name"; }
+	list="$list $name"
+done
+# upstream: the base's perf_events selftests, prefixed "upstream-"
+for f in "$BASE"/tools/testing/selftests/perf_events/*.c; do
+	name=upstream-$(basename "$f" .c)
+	if $cc $cflags -o "$root/tests/$name" "$f" 2> "$out/$name.cc.log"; then
+		list="$list $name"
+	else
+		log "warning: $name does not build with our header (see $out/$name.cc.log)"
+		list="$list $name"
+		printf '#!/bin/sh\necho "not ok 1 %s: does not build against our ABI header"\nexit 1\n' \
+			"$name" > "$root/tests/$name"
+		chmod +x "$root/tests/$name"
+	fi
+done
+echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
+
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --reproducible -R 0:0 2>/dev/null) \
+	| gzip -n -9 > "$out/initramfs.cpio.gz"
+echo "$out/initramfs.cpio.gz"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure and build one test kernel: kernel.sh ARCH KERNEL [DEBUG]
+# The configuration is tinyconfig plus the fragments of bench/configs; it is
+# regenerated only when a fragment changes, so rebuilds stay incremental.
+# Prints the image path on its last line.
+. "$(dirname "$0")/lib.sh"
+
+arch=$1 kernel=$2 debug=${3:-0}
+karch=$(kbuild_arch "$arch")
+src=$(tree_of "$kernel")
+out=$BUILD/$kernel-$arch
+[ "$debug" = 1 ] && out=$out-debug
+frags="$TOP/bench/configs/common.config $TOP/bench/configs/$arch.config"
+[ "$debug" = 1 ] && frags="$frags $TOP/bench/configs/debug.config"
+# shellcheck disable=SC2086
+sum=$(cat $frags | sha1sum | cut -d' ' -f1)
+kmake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$(cross_compile "$arch")" "$@"
+}
+
+mkdir -p "$out"
+if [ "$(cat "$out/.bench-config" 2>/dev/null)" != "$sum" ]; then
+	log "configuring $kernel $arch"
+	kmake -s tinyconfig >/dev/null
+	# shellcheck disable=SC2086
+	(cd "$out" && KCONFIG_CONFIG=.config \
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config $frags) >/dev/null
+	kmake -s olddefconfig >/dev/null
+	echo "$sum" > "$out/.bench-config"
+fi
+log "building $kernel $arch kernel"
+jobs=$(nproc)
+if ! kmake -s -j"$jobs" "$(basename "$(image_path "$arch")")" > "$out/build.log" 2>&1; then
+	tail -n 40 "$out/build.log" >&2
+	die "kernel build failed: $out/build.log"
+fi
+grep -E 'warning:' "$out/build.log" >&2 || true
+echo "$out/$(image_path "$arch")"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Assemble the series tree in $BUILD/series: the base as its first git
+# commit, the stock perf implementation removed, the project's files
+# overlaid and the glue patches applied.  Re-running it only touches files
+# that changed, so kbuild rebuilds only what an edit affects.
+. "$(dirname "$0")/lib.sh"
+
+[ -e "$BASE/.bench-version" ] || die "no base: run bench/base.sh"
+
+if [ ! -e "$SERIES/.bench-base" ]; then
+	log "creating the series tree"
+	rm -rf "$SERIES"
+	cp -a "$BASE" "$SERIES.tmp"
+	git -C "$SERIES.tmp" init -q -b base
+	git -C "$SERIES.tmp" -c user.name=bench -c user.email=bench@localhost \
+		add -A -f .
+	git -C "$SERIES.tmp" -c user.name=bench -c user.email=bench@localhost \
+		commit -q -m "Linux $(cat "$BASE/.bench-version") (Debian linux-source-6.12)"
+	git -C "$SERIES.tmp" tag base
+	for p in $OWNED_PATHS $REMOVED_PATHS; do
+		rm -rf "${SERIES:?}.tmp/$p"
+	done
+	cat "$BASE/.bench-version" > "$SERIES.tmp/.bench-base"
+	mv "$SERIES.tmp" "$SERIES"
+fi
+
+# Overlay: every owned path mirrors the project exactly.
+for p in $OWNED_PATHS; do
+	if [ -d "$TOP/$p" ]; then
+		mkdir -p "$SERIES/$p"
+		rsync -r --checksum --delete "$TOP/$p/" "$SERIES/$p/"
+	elif [ -f "$TOP/$p" ]; then
+		mkdir -p "$(dirname "$SERIES/$p")"
+		rsync --checksum "$TOP/$p" "$SERIES/$p"
+	else
+		rm -rf "${SERIES:?}/$p"
+	fi
+done
+if [ -f "$TOP/MAINTAINERS.perf" ]; then
+	: # merged into MAINTAINERS by a glue patch
+fi
+
+# Glue patches: apply each one not yet applied.  A patch that changed since
+# it was applied gets its files restored from the base and is applied anew.
+for patch in "$TOP"/patches/*.patch; do
+	[ -e "$patch" ] || continue
+	if git -C "$SERIES" apply --check -R "$patch" 2>/dev/null; then
+		continue
+	fi
+	if ! git -C "$SERIES" apply --check "$patch" 2>/dev/null; then
+		files=$(git -C "$SERIES" apply --numstat "$patch" | cut -f3)
+		# shellcheck disable=SC2086
+		git -C "$SERIES" checkout base -- $files
+	fi
+	log "applying $(basename "$patch")"
+	git -C "$SERIES" apply "$patch"
+done

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event and context lifetime: allocation, attaching events to contexts,
+ * install and removal, enable/disable/reset, and the task hooks of fork,
+ * exit and exec.
+ *
+ * Locking: membership changes hold ctx->mutex and reach the live CPU with
+ * perf_ctx_call(); task->perf_event_mutex guards task->perf_event_ctxp
+ * creation and the owner list (internal.h has the order).
+ */
+#include <linux/anon_inodes.h>
+#include <linux/cpu.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/init.h>
+#include <linux/pid_namespace.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+static atomic64_t perf_event_ids;
+static struct kmem_cache *perf_event_cachep;
+
+u64 perf_event_id_next(void)
+{
+	return atomic64_inc_return(&perf_event_ids);
+}
+
+static void ctx_init(struct perf_event_context *ctx,
+		     struct task_struct *task)
+{
+	raw_spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->mutex);
+	INIT_LIST_HEAD(&ctx->pmu_ctx_list);
+	ctx->pinned_groups.tree = RB_ROOT;
+	ctx->flexible_groups.tree = RB_ROOT;
+	INIT_LIST_HEAD(&ctx->event_list);
+	refcount_set(&ctx->refcount, 1);
+	ctx->task = task;
+}
+
+/*
+ * The context of @task with a reference taken, created on first use.
+ * Fails with -ESRCH once the task is exiting.
+ */
+struct perf_event_context *perf_ctx_get_task(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	mutex_lock(&task->perf_event_mutex);
+	if (task->flags & PF_EXITING) {
+		ctx = ERR_PTR(-ESRCH);
+		goto out;
+	}
+	ctx = task->perf_event_ctxp;
+	if (ctx) {
+		refcount_inc(&ctx->refcount);
+		goto out;
+	}
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx) {
+		ctx = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	ctx_init(ctx, task);
+	get_task_struct(task);
+	/* the context switch hooks must run before the task can see ctx */
+	static_branch_inc(&perf_sched_events);
+	refcount_inc(&ctx->refcount);	/* one for the task, one for us */
+	WRITE_ONCE(task->perf_event_ctxp, ctx);
+out:
+	mutex_unlock(&task->perf_event_mutex);
+	return ctx;
+}
+
+struct perf_event_context *perf_ctx_get_cpu(int cpu)
+{
+	struct perf_event_context *ctx = &per_cpu_ptr(&perf_cpu_ctx, cpu)->ctx;
+
+	refcount_inc(&ctx->refcount);
+	return ctx;
+}
+
+void perf_ctx_put(struct perf_event_context *ctx)
+{
+	struct task_struct *task;
+
+	if (!refcount_dec_and_test(&ctx->refcount))
+		return;
+	task = ctx->task;
+	if (WARN_ON_ONCE(!task))	/* CPU contexts are never freed */
+		return;
+	if (task != PERF_TASK_GONE)
+		put_task_struct(task);
+	static_branch_dec(&perf_sched_events);
+	kfree_rcu(ctx, rcu_head);
+}
+
+static void event_free_rcu(struct rcu_head *head)
+{
+	struct perf_event *event = container_of(head, struct perf_event,
+						rcu_head);
+
+	if (event->ns)
+		put_pid_ns(event->ns);
+	kmem_cache_free(perf_event_cachep, event);
+}
+
+/* Undo perf_event_alloc(); the event is in no context any more. */
+void perf_event_free(struct perf_event *event)
+{
+	if (event->destroy)
+		event->destroy(event);
+	if (event->pmu_ctx)
+		perf_pmu_ctx_put(event->pmu_ctx);
+	if (event->ctx)
+		perf_ctx_put(event->ctx);
+	if (event->hw.target)
+		put_task_struct(event->hw.target);
+	if (event->pmu)
+		perf_pmu_put(event->pmu);
+	call_rcu(&event->rcu_head, event_free_rcu);
+}
+
+/*
+ * Allocate an event for @attr and let its PMU accept it.  The event is not
+ * in any context yet.
+ */
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    perf_overflow_handler_t handler,
+				    void *handler_ctx)
+{
+	struct perf_event *event;
+	struct pmu *pmu;
+
+	event = kmem_cache_zalloc(perf_event_cachep, GFP_KERNEL);
+	if (!event)
+		return ERR_PTR(-ENOMEM);
+
+	INIT_LIST_HEAD(&event->event_entry);
+	INIT_LIST_HEAD(&event->sibling_list);
+	INIT_LIST_HEAD(&event->active_list);
+	INIT_LIST_HEAD(&event->migrate_entry);
+	INIT_LIST_HEAD(&event->active_entry);
+	INIT_LIST_HEAD(&event->owner_entry);
+	INIT_LIST_HEAD(&event->child_list);
+	INIT_LIST_HEAD(&event->rb_entry);
+	INIT_LIST_HEAD(&event->sb_list);
+	INIT_HLIST_NODE(&event->hlist_entry);
+	RB_CLEAR_NODE(&event->group_node);
+	mutex_init(&event->child_mutex);
+	mutex_init(&event->mmap_mutex);
+	init_waitqueue_head(&event->waitq);
+	raw_spin_lock_init(&event->addr_filters.lock);
+	INIT_LIST_HEAD(&event->addr_filters.list);
+	atomic_long_set(&event->refcount, 1);
+
+	event->attr = *attr;
+	event->orig_type = attr->type;
+	event->cpu = cpu;
+	event->oncpu = -1;
+	event->group_leader = group_leader ? group_leader : event;
+	event->state = attr->disabled ? PERF_EVENT_STATE_OFF :
+					PERF_EVENT_STATE_INACTIVE;
+	event->id = perf_event_id_next();
+	event->ns = get_pid_ns(task_active_pid_ns(current));
+	event->clock = attr->use_clockid ? perf_clock_of(attr->clockid) :
+					   perf_clock;
+	event->overflow_handler = handler;
+	event->overflow_handler_context = handler_ctx;
+	event->hw.sample_period = attr->freq ? 0 : attr->sample_period;
+	if (task) {
+		get_task_struct(task);
+		event->hw.target = task;
+		event->attach_state |= PERF_ATTACH_TASK;
+	}
+
+	pmu = perf_pmu_find(event);
+	if (IS_ERR(pmu)) {
+		perf_event_free(event);
+		return ERR_CAST(pmu);
+	}
+	event->pmu = pmu;
+	event->read_size = perf_read_size(event);
+	return event;
+}
+
+static void event_add_to_ctx(struct perf_event *event,
+			     struct perf_event_context *ctx)
+{
+	struct perf_event *leader = event->group_leader;
+
+	lockdep_assert_held(&ctx->lock);
+	list_add_tail(&event->event_entry, &ctx->event_list);
+	ctx->nr_events++;
+	event->pmu_ctx->nr_events++;
+	if (leader == event) {
+		perf_groups_insert(ctx, event);
+	} else {
+		list_add_tail(&event->sibling_list, &leader->sibling_list);
+		leader->nr_siblings++;
+		leader->group_generation++;
+	}
+	event->tstamp = ctx->time;
+	event->attach_state |= PERF_ATTACH_CONTEXT;
+}
+
+static void install_fn(struct perf_event_context *ctx,
+		       struct perf_event *event, void *arg, bool live)
+{
+	struct perf_event *leader = event->group_leader;
+
+	event_add_to_ctx(event, ctx);
+	if (!live || !perf_event_fits_cpu(leader))
+		return;
+	if (leader == event) {
+		if (perf_group_sched_in(event) && event->attr.pinned)
+			perf_event_set_state(event, PERF_EVENT_STATE_ERROR);
+		return;
+	}
+	/* a new sibling of a running group: the group goes back on whole */
+	if (leader->state == PERF_EVENT_STATE_ACTIVE) {
+		perf_group_sched_out(leader);
+		if (perf_group_sched_in(leader) && leader->attr.pinned)
+			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+	}
+}
+
+/*
+ * Bind an allocated event to @ctx (taking over the caller's context
+ * reference): pick its PMU context.  Called before the event is visible.
+ */
+int perf_event_attach(struct perf_event *event,
+		      struct perf_event_context *ctx)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event_pmu_context *epc;
+
+	if (leader != event)
+		epc = leader->pmu_ctx;
+	else
+		epc = perf_pmu_ctx_get(event->pmu, ctx, event->cpu);
+	if (IS_ERR(epc))
+		return PTR_ERR(epc);
+	if (leader != event)
+		atomic_inc(&epc->refcount);
+	event->ctx = ctx;
+	event->pmu_ctx = epc;
+	return 0;
+}
+
+/* Make an attached event part of its context; ctx->mutex held. */
+void perf_event_install(struct perf_event *event)
+{
+	lockdep_assert_held(&event->ctx->mutex);
+	perf_ctx_call(event->ctx, event, install_fn, NULL);
+}
+
+static void remove_fn(struct perf_event_context *ctx,
+		      struct perf_event *event, void *arg, bool live)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event *sibling, *tmp;
+
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	if (live)
+		perf_event_sched_out(event);
+	perf_event_update_time(event);
+	list_del_init(&event->event_entry);
+	ctx->nr_events--;
+	event->pmu_ctx->nr_events--;
+	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+
+	if (leader != event) {
+		list_del_init(&event->sibling_list);
+		leader->nr_siblings--;
+		leader->group_generation++;
+		return;
+	}
+	perf_groups_erase(ctx, event);
+	/* the siblings of a closed leader carry on as groups of their own */
+	list_for_each_entry_safe(sibling, tmp, &event->sibling_list,
+				 sibling_list) {
+		list_del_init(&sibling->sibling_list);
+		sibling->group_leader = sibling;
+		if (live)
+			perf_event_sched_out(sibling);
+		perf_groups_insert(ctx, sibling);
+		if (live && perf_event_fits_cpu(sibling))
+			perf_group_sched_in(sibling);
+	}
+	event->nr_siblings = 0;
+}
+
+/* Take an event out of its context for good; ctx->mutex held. */
+static void perf_event_remove(struct perf_event *event)
+{
+	lockdep_assert_held(&event->ctx->mutex);
+	perf_ctx_call(event->ctx, event, remove_fn, NULL);
+}
+
+static void owner_detach(struct perf_event *event)
+{
+	struct task_struct *owner;
+
+	rcu_read_lock();
+	owner = READ_ONCE(event->owner);
+	if (owner)
+		owner = tryget_task_struct(owner);
+	rcu_read_unlock();
+	if (!owner)
+		return;
+	mutex_lock(&owner->perf_event_mutex);
+	if (event->owner) {
+		list_del_init(&event->owner_entry);
+		WRITE_ONCE(event->owner, NULL);
+	}
+	mutex_unlock(&owner->perf_event_mutex);
+	put_task_struct(owner);
+}
+
+int perf_event_release_kernel(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	owner_detach(event);
+	mutex_lock(&ctx->mutex);
+	perf_event_remove(event);
+	mutex_unlock(&ctx->mutex);
+	perf_event_free(event);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_event_release_kernel);
+
+static void enable_fn(struct perf_event_context *ctx,
+		      struct perf_event *event, void *arg, bool live)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state <= PERF_EVENT_STATE_EXIT)
+		return;
+	/* the time spent off does not count as enabled time */
+	event->tstamp = ctx->time;
+	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+	if (!live || !perf_event_fits_cpu(leader))
+		return;
+	/* a sibling of a group that is off waits for its leader */
+	if (leader->state < PERF_EVENT_STATE_INACTIVE)
+		return;
+	/* the group goes back on the PMU whole, with its new member */
+	if (leader->state == PERF_EVENT_STATE_ACTIVE)
+		perf_group_sched_out(leader);
+	if (perf_group_sched_in(leader) && leader->attr.pinned)
+		perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+}
+
+/* Enable an event; ctx->mutex held. */
+static void event_enable_locked(struct perf_event *event)
+{
+	perf_ctx_call(event->ctx, event, enable_fn, NULL);
+}
+
+static void disable_fn(struct perf_event_context *ctx,
+		       struct perf_event *event, void *arg, bool live)
+{
+	if (event->state < PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (live) {
+		if (event == event->group_leader)
+			perf_group_sched_out(event);
+		else
+			perf_event_sched_out(event);
+	}
+	perf_event_set_state(event, PERF_EVENT_STATE_OFF);
+}
+
+static void event_disable_locked(struct perf_event *event)
+{
+	perf_ctx_call(event->ctx, event, disable_fn, NULL);
+}
+
+void perf_event_enable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	mutex_lock(&ctx->mutex);
+	event_enable_locked(event);
+	mutex_unlock(&ctx->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_event_enable);
+
+void perf_event_disable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	mutex_lock(&ctx->mutex);
+	event_disable_locked(event);
+	mutex_unlock(&ctx->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_event_disable);
+
+/* Apply @op to the event, or with @group to its whole group. */
+void perf_event_for_group(struct perf_event *event, bool group,
+			  void (*op)(struct perf_event *event))
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_event *sibling;
+
+	mutex_lock(&ctx->mutex);
+	if (!group) {
+		op(event);
+	} else {
+		event = event->group_leader;
+		op(event);
+		list_for_each_entry(sibling, &event->sibling_list, sibling_list)
+			op(sibling);
+	}
+	mutex_unlock(&ctx->mutex);
+}
+
+void perf_event_enable_locked(struct perf_event *event)
+{
+	event_enable_locked(event);
+}
+
+void perf_event_disable_locked(struct perf_event *event)
+{
+	event_disable_locked(event);
+}
+
+static void reset_fn(struct perf_event_context *ctx,
+		     struct perf_event *event, void *arg, bool live)
+{
+	/* fold what the PMU holds so that counting restarts from now */
+	if (live && event->state == PERF_EVENT_STATE_ACTIVE)
+		event->pmu->read(event);
+	local64_set(&event->count, 0);
+}
+
+void perf_event_reset(struct perf_event *event)
+{
+	lockdep_assert_held(&event->ctx->mutex);
+	perf_ctx_call(event->ctx, event, reset_fn, NULL);
+	atomic64_set(&event->child_count, 0);
+}
+
+/*
+ * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE): every event the calling task
+ * created, as listed on its owner list.
+ */
+static int task_events_apply(void (*op)(struct perf_event *event))
+{
+	struct perf_event *event;
+
+	mutex_lock(&current->perf_event_mutex);
+	list_for_each_entry(event, &current->perf_event_list, owner_entry)
+		perf_event_for_group(event, false, op);
+	mutex_unlock(&current->perf_event_mutex);
+	return 0;
+}
+
+int perf_event_task_enable(void)
+{
+	return task_events_apply(perf_event_enable_locked);
+}
+
+int perf_event_task_disable(void)
+{
+	return task_events_apply(perf_event_disable_locked);
+}
+
+/* fork: the child starts with no events (inheritance is not built yet). */
+int perf_event_init_task(struct task_struct *child, u64 clone_flags)
+{
+	child->perf_event_ctxp = NULL;
+	mutex_init(&child->perf_event_mutex);
+	INIT_LIST_HEAD(&child->perf_event_list);
+	return 0;
+}
+
+/* fork failed after perf_event_init_task(): nothing was attached. */
+void perf_event_free_task(struct task_struct *task)
+{
+	WARN_ON_ONCE(task->perf_event_ctxp);
+}
+
+void perf_event_delayed_put(struct task_struct *task)
+{
+	WARN_ON_ONCE(task->perf_event_ctxp);
+}
+
+static void exit_ctx_fn(struct perf_event_context *ctx,
+			struct perf_event *unused, void *arg, bool live)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (live)
+			perf_event_sched_out(event);
+		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
+		wake_up_all(&event->waitq);
+	}
+}
+
+/* Detach the task's context: its events stop and keep their last counts. */
+static void task_ctx_detach(struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx;
+	struct perf_event_context *ctx;
+
+	mutex_lock(&task->perf_event_mutex);
+	ctx = task->perf_event_ctxp;
+	if (!ctx) {
+		mutex_unlock(&task->perf_event_mutex);
+		return;
+	}
+	mutex_lock(&ctx->mutex);
+	/* @task is current: its context is live here if anywhere */
+	local_irq_disable();
+	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	raw_spin_lock(&ctx->lock);
+	perf_ctx_update_time(ctx);
+	exit_ctx_fn(ctx, NULL, NULL, cpuctx->task_ctx == ctx);
+	perf_ctx_sched_out(ctx);
+	if (cpuctx->task_ctx == ctx)
+		cpuctx->task_ctx = NULL;
+	WRITE_ONCE(task->perf_event_ctxp, NULL);
+	WRITE_ONCE(ctx->task, PERF_TASK_GONE);
+	raw_spin_unlock(&ctx->lock);
+	local_irq_enable();
+	mutex_unlock(&ctx->mutex);
+	mutex_unlock(&task->perf_event_mutex);
+	put_task_struct(task);		/* the context's reference */
+	perf_ctx_put(ctx);		/* the task's reference */
+}
+
+/*
+ * Called for the current task when it exits, and when it execs a setuid
+ * program (monitoring stops; new events may be attached afterwards).
+ */
+void perf_event_exit_task(struct task_struct *task)
+{
+	struct perf_event *event, *tmp;
+
+	task_ctx_detach(task);
+	if (!(task->flags & PF_EXITING))
+		return;
+	mutex_lock(&task->perf_event_mutex);
+	list_for_each_entry_safe(event, tmp, &task->perf_event_list,
+				 owner_entry) {
+		list_del_init(&event->owner_entry);
+		WRITE_ONCE(event->owner, NULL);
+	}
+	mutex_unlock(&task->perf_event_mutex);
+}
+
+static void exec_enable_fn(struct perf_event_context *ctx,
+			   struct perf_event *unused, void *arg, bool live)
+{
+	struct perf_event *event;
+	bool changed = false;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (!event->attr.enable_on_exec ||
+		    event->state != PERF_EVENT_STATE_OFF)
+			continue;
+		event->attr.enable_on_exec = 0;
+		event->tstamp = ctx->time;
+		WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+		changed = true;
+	}
+	if (changed && live) {
+		perf_ctx_sched_out(ctx);
+		perf_ctx_sched_in(ctx);
+	}
+}
+
+/* exec: events opened with enable_on_exec start counting now. */
+void perf_event_exec(void)
+{
+	struct perf_event_context *ctx;
+
+	mutex_lock(&current->perf_event_mutex);
+	ctx = current->perf_event_ctxp;
+	if (ctx) {
+		mutex_lock(&ctx->mutex);
+		perf_ctx_call(ctx, list_first_entry_or_null(&ctx->event_list,
+							    struct perf_event,
+							    event_entry),
+			      exec_enable_fn, NULL);
+		mutex_unlock(&ctx->mutex);
+	}
+	mutex_unlock(&current->perf_event_mutex);
+}
+
+/*
+ * An in-kernel counter (watchdog, hw_breakpoint, KVM): the same path as the
+ * system call, with no file and no permission checks.
+ */
+struct perf_event *
+perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
+				 struct task_struct *task,
+				 perf_overflow_handler_t handler,
+				 void *context)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	int err;
+
+	err = perf_attr_check(attr);
+	if (err)
+		return ERR_PTR(err);
+	if (!task && (cpu < 0 || cpu >= nr_cpu_ids))
+		return ERR_PTR(-EINVAL);
+	event = perf_event_alloc(attr, cpu, task, NULL, handler, context);
+	if (IS_ERR(event))
+		return event;
+	ctx = task ? perf_ctx_get_task(task) : perf_ctx_get_cpu(cpu);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto free;
+	}
+	err = perf_event_attach(event, ctx);
+	if (err) {
+		perf_ctx_put(ctx);
+		goto free;
+	}
+	mutex_lock(&ctx->mutex);
+	perf_event_install(event);
+	mutex_unlock(&ctx->mutex);
+	return event;
+free:
+	perf_event_free(event);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(perf_event_create_kernel_counter);
+
+void __init perf_event_init(void)
+{
+	int cpu;
+
+	perf_event_cachep = KMEM_CACHE(perf_event, SLAB_PANIC);
+	for_each_possible_cpu(cpu) {
+		struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_ctx, cpu);
+
+		ctx_init(&cpuctx->ctx, NULL);
+	}
+	perf_sw_init();
+	perf_tp_init();
+	init_hw_breakpoint();
+	perf_sched_init_boot_cpu();
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface of the perf_event core: types, the locking rules and
+ * every symbol shared between the files of kernel/events/.
+ *
+ * Objects
+ * -------
+ * A perf_event counts on one PMU.  Events live in a perf_event_context:
+ * one per CPU (pid == -1 events, always scheduled while the CPU is online)
+ * and one per monitored task (scheduled in and out with the task).  Inside
+ * a context, events are grouped: a group leader and its siblings go onto
+ * the PMU together or not at all.  Leaders sit in one of two rb-trees of
+ * the context (pinned, flexible), ordered by creation.  Each (context, PMU)
+ * pair has a perf_event_pmu_context that lists the events active on the
+ * PMU; a CPU context uses the one embedded in the PMU's per-CPU data.
+ *
+ * Locking order (outer first)
+ * ---------------------------
+ *   task->perf_event_mutex      owner lists, task->perf_event_ctxp creation
+ *     ctx->mutex                membership of the context (install/remove),
+ *                               attr changes, enable/disable requests
+ *       pmus_lock (mutex)       the PMU registry (taken alone or under
+ *                               nothing but ctx->mutex)
+ *       ctx->lock (raw, IRQs off)  event state, times, trees and lists; held
+ *                               while the PMU callbacks run
+ *
+ * Contexts that touch this data
+ * -----------------------------
+ *  - system calls (open, read, ioctl, close) sleep on ctx->mutex and reach
+ *    the CPU where a context is live through perf_ctx_call();
+ *  - the context switch hooks run with IRQs off and take ctx->lock;
+ *  - the CPU hotplug callbacks run on the CPU concerned;
+ *  - software event hooks run in any context with preemption off and only
+ *    walk RCU lists of this CPU (sw_event.c);
+ *  - read of a live event IPIs the CPU it is active on.
+ * A context is "live" on a CPU when it is scheduled there (ctx->is_active);
+ * only that CPU may call the PMU for its events, with ctx->lock held.
+ * A context that is not live can be edited from anywhere under ctx->lock.
+ */
+#ifndef _KERNEL_EVENTS_INTERNAL_H
+#define _KERNEL_EVENTS_INTERNAL_H
+
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+
+/* every flag perf_event_open(2) knows */
+#define PERF_FLAG_ALL		(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
+				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+
+/* ctx->task of a task context whose task has exited */
+#define PERF_TASK_GONE		((struct task_struct *)-1L)
+
+/* ctx->is_active bits */
+#define PERF_CTX_LIVE		0x1
+
+/* the clock of times reported to user space */
+static inline u64 perf_clock(void)
+{
+	return local_clock();
+}
+
+/* the clock selected by attr.use_clockid, or NULL for an unknown id */
+extern u64 (*perf_clock_of(clockid_t id))(void);
+
+/* core.c */
+extern struct perf_event_context *perf_ctx_get_task(struct task_struct *task);
+extern struct perf_event_context *perf_ctx_get_cpu(int cpu);
+extern void perf_ctx_put(struct perf_event_context *ctx);
+extern struct perf_event *perf_event_alloc(struct perf_event_attr *attr,
+					   int cpu, struct task_struct *task,
+					   struct perf_event *group_leader,
+					   perf_overflow_handler_t handler,
+					   void *handler_ctx);
+extern void perf_event_free(struct perf_event *event);
+extern int perf_event_attach(struct perf_event *event,
+			     struct perf_event_context *ctx);
+extern void perf_event_install(struct perf_event *event);
+extern void perf_event_reset(struct perf_event *event);
+extern u64 perf_event_id_next(void);
+extern void perf_event_for_group(struct perf_event *event, bool group,
+				 void (*op)(struct perf_event *event));
+extern void perf_event_enable_locked(struct perf_event *event);
+extern void perf_event_disable_locked(struct perf_event *event);
+
+/* sched.c */
+typedef void (*perf_ctx_fn)(struct perf_event_context *ctx,
+			    struct perf_event *event, void *arg, bool live);
+extern void perf_ctx_call(struct perf_event_context *ctx,
+			  struct perf_event *event, perf_ctx_fn fn, void *arg);
+extern void perf_ctx_update_time(struct perf_event_context *ctx);
+extern void perf_event_update_time(struct perf_event *event);
+extern void perf_event_set_state(struct perf_event *event,
+				 enum perf_event_state state);
+extern int perf_group_sched_in(struct perf_event *leader);
+extern void perf_group_sched_out(struct perf_event *leader);
+extern void perf_event_sched_out(struct perf_event *event);
+extern void perf_ctx_sched_in(struct perf_event_context *ctx);
+extern void perf_ctx_sched_out(struct perf_event_context *ctx);
+extern void perf_groups_insert(struct perf_event_context *ctx,
+			       struct perf_event *leader);
+extern void perf_groups_erase(struct perf_event_context *ctx,
+			      struct perf_event *leader);
+extern bool perf_event_fits_cpu(struct perf_event *event);
+extern void perf_sched_init_boot_cpu(void);
+
+DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
+
+/* read.c */
+extern int perf_read_size(struct perf_event *event);
+extern u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
+				 u64 *running);
+extern ssize_t perf_read_format(struct perf_event *event, char __user *buf,
+				size_t count);
+
+/* syscall.c */
+extern int perf_attr_check(struct perf_event_attr *attr);
+extern int perf_attr_copy(struct perf_event_attr __user *uattr,
+			  struct perf_event_attr *attr);
+extern const struct file_operations perf_fops;
+
+/* pmu.c */
+extern struct pmu *perf_pmu_find(struct perf_event *event);
+extern void perf_pmu_put(struct pmu *pmu);
+extern struct perf_event_pmu_context *
+perf_pmu_ctx_get(struct pmu *pmu, struct perf_event_context *ctx, int cpu);
+extern void perf_pmu_ctx_put(struct perf_event_pmu_context *epc);
+
+/* sw_event.c */
+extern void perf_sw_init(void);
+
+/* Stubs for what later issues build (unsupported.c) */
+extern void perf_tp_init(void);
+
+/*
+ * Time accounting, shared with the KUnit suite.  An event's enabled time
+ * grows while it is INACTIVE or ACTIVE, its running time only while ACTIVE;
+ * both are measured in context time, which stands still while the context
+ * is not scheduled.  @stamp is the context time of the last update.
+ */
+static inline void perf_time_advance(u64 *enabled, u64 *running, u64 *stamp,
+				     enum perf_event_state state, u64 now)
+{
+	u64 delta = now - *stamp;
+
+	if (state >= PERF_EVENT_STATE_INACTIVE)
+		*enabled += delta;
+	if (state == PERF_EVENT_STATE_ACTIVE)
+		*running += delta;
+	*stamp = now;
+}
+
+#endif /* _KERNEL_EVENTS_INTERNAL_H */

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheduling events onto PMUs: context time, event and group sched in/out,
+ * the task switch hooks, CPU hotplug, and perf_ctx_call() which runs an
+ * operation where a context is live.
+ *
+ * Locking: everything here runs with ctx->lock held and IRQs off, on the
+ * CPU where the context is (or becomes) live; see internal.h.
+ */
+#include <linux/cpu.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
+
+/* on while any task context exists: gates the context switch hooks */
+DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+
+void perf_ctx_update_time(struct perf_event_context *ctx)
+{
+	u64 now;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!ctx->is_active)
+		return;
+	now = perf_clock();
+	ctx->time += now - ctx->timestamp;
+	ctx->timestamp = now;
+}
+
+/* Bring the event's times up to the context's (already updated) time. */
+void perf_event_update_time(struct perf_event *event)
+{
+	perf_time_advance(&event->total_time_enabled,
+			  &event->total_time_running, &event->tstamp,
+			  event->state, event->ctx->time);
+}
+
+void perf_event_set_state(struct perf_event *event,
+			  enum perf_event_state state)
+{
+	if (event->state == state)
+		return;
+	perf_event_update_time(event);
+	WRITE_ONCE(event->state, state);
+}
+
+static struct perf_event_groups *groups_of(struct perf_event_context *ctx,
+					   struct perf_event *leader)
+{
+	return leader->attr.pinned ? &ctx->pinned_groups : &ctx->flexible_groups;
+}
+
+/* Leaders are kept in creation order; group_index is the key. */
+void perf_groups_insert(struct perf_event_context *ctx,
+			struct perf_event *leader)
+{
+	struct perf_event_groups *groups = groups_of(ctx, leader);
+	struct rb_node **link = &groups->tree.rb_node;
+	struct rb_node *parent = NULL;
+
+	leader->group_index = ++groups->index;
+	while (*link) {
+		struct perf_event *e;
+
+		parent = *link;
+		e = rb_entry(parent, struct perf_event, group_node);
+		if (leader->group_index < e->group_index)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&leader->group_node, parent, link);
+	rb_insert_color(&leader->group_node, &groups->tree);
+}
+
+void perf_groups_erase(struct perf_event_context *ctx,
+		       struct perf_event *leader)
+{
+	if (RB_EMPTY_NODE(&leader->group_node))
+		return;
+	rb_erase(&leader->group_node, &groups_of(ctx, leader)->tree);
+	RB_CLEAR_NODE(&leader->group_node);
+}
+
+/* An event bound to a CPU only counts there. */
+bool perf_event_fits_cpu(struct perf_event *event)
+{
+	return event->cpu == -1 || event->cpu == smp_processor_id();
+}
+
+static int event_sched_in(struct perf_event *event, bool pinned)
+{
+	struct perf_event_pmu_context *epc = event->pmu_ctx;
+
+	if (event->state != PERF_EVENT_STATE_INACTIVE)
+		return 0;
+	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	WRITE_ONCE(event->oncpu, smp_processor_id());
+	if (event->pmu->add(event, PERF_EF_START)) {
+		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+		WRITE_ONCE(event->oncpu, -1);
+		return -EAGAIN;
+	}
+	list_add_tail(&event->active_list,
+		      pinned ? &epc->pinned_active : &epc->flexible_active);
+	return 0;
+}
+
+void perf_event_sched_out(struct perf_event *event)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	event->pmu->del(event, 0);
+	WRITE_ONCE(event->oncpu, -1);
+	list_del_init(&event->active_list);
+	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+}
+
+/*
+ * Put a whole group on its PMU inside one transaction; on failure nothing
+ * of the group stays on the PMU.
+ */
+int perf_group_sched_in(struct perf_event *leader)
+{
+	struct pmu *pmu = leader->pmu_ctx->pmu;
+	bool pinned = leader->attr.pinned;
+	struct perf_event *sibling, *failed = NULL;
+
+	if (pmu->start_txn)
+		pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
+	if (event_sched_in(leader, pinned))
+		goto cancel;
+	for_each_sibling_event(sibling, leader) {
+		if (event_sched_in(sibling, pinned)) {
+			failed = sibling;
+			goto undo;
+		}
+	}
+	if (!pmu->commit_txn || !pmu->commit_txn(pmu))
+		return 0;
+undo:
+	for_each_sibling_event(sibling, leader) {
+		if (sibling == failed)
+			break;
+		perf_event_sched_out(sibling);
+	}
+	perf_event_sched_out(leader);
+cancel:
+	if (pmu->cancel_txn)
+		pmu->cancel_txn(pmu);
+	return -EAGAIN;
+}
+
+void perf_group_sched_out(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	perf_event_sched_out(leader);
+	for_each_sibling_event(sibling, leader)
+		perf_event_sched_out(sibling);
+}
+
+static void sched_in_groups(struct perf_event_groups *groups)
+{
+	struct rb_node *node;
+
+	for (node = rb_first(&groups->tree); node; node = rb_next(node)) {
+		struct perf_event *leader;
+
+		leader = rb_entry(node, struct perf_event, group_node);
+		if (leader->state != PERF_EVENT_STATE_INACTIVE ||
+		    !perf_event_fits_cpu(leader))
+			continue;
+		if (perf_group_sched_in(leader) && leader->attr.pinned)
+			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+	}
+}
+
+static void ctx_pmus_disable(struct perf_event_context *ctx, bool disable)
+{
+	struct perf_event_pmu_context *epc;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (disable)
+			perf_pmu_disable(epc->pmu);
+		else
+			perf_pmu_enable(epc->pmu);
+	}
+}
+
+/* Make @ctx live on this CPU: start its clock, then pinned before flexible. */
+void perf_ctx_sched_in(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->is_active)
+		return;
+	ctx->timestamp = perf_clock();
+	ctx->is_active = PERF_CTX_LIVE;
+	ctx_pmus_disable(ctx, true);
+	sched_in_groups(&ctx->pinned_groups);
+	sched_in_groups(&ctx->flexible_groups);
+	ctx_pmus_disable(ctx, false);
+}
+
+void perf_ctx_sched_out(struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event, *tmp;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!ctx->is_active)
+		return;
+	perf_ctx_update_time(ctx);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		perf_pmu_disable(epc->pmu);
+		list_for_each_entry_safe(event, tmp, &epc->pinned_active,
+					 active_list)
+			perf_event_sched_out(event);
+		list_for_each_entry_safe(event, tmp, &epc->flexible_active,
+					 active_list)
+			perf_event_sched_out(event);
+		perf_pmu_enable(epc->pmu);
+	}
+	ctx->is_active = 0;
+}
+
+/* Context switch, IRQs off: the outgoing task's context leaves the CPU. */
+void __perf_event_task_sched_out(struct task_struct *prev,
+				 struct task_struct *next)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx = cpuctx->task_ctx;
+
+	if (!ctx)
+		return;
+	raw_spin_lock(&ctx->lock);
+	perf_ctx_sched_out(ctx);
+	cpuctx->task_ctx = NULL;
+	raw_spin_unlock(&ctx->lock);
+}
+
+/* Context switch, IRQs off: the incoming task's context goes live. */
+void __perf_event_task_sched_in(struct task_struct *prev,
+				struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx = READ_ONCE(task->perf_event_ctxp);
+
+	if (!ctx)
+		return;
+	raw_spin_lock(&ctx->lock);
+	if (READ_ONCE(task->perf_event_ctxp) == ctx) {
+		perf_ctx_sched_in(ctx);
+		cpuctx->task_ctx = ctx;
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+struct ctx_call {
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	perf_ctx_fn fn;
+	void *arg;
+	bool done;
+};
+
+static bool ctx_live_here(struct perf_event_context *ctx)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	if (ctx == &cpuctx->ctx)
+		return ctx->is_active;
+	return cpuctx->task_ctx == ctx;
+}
+
+/* IPI handler of perf_ctx_call(), IRQs off on the target CPU. */
+static void ctx_call_here(void *info)
+{
+	struct ctx_call *call = info;
+	struct perf_event_context *ctx = call->ctx;
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	raw_spin_lock(&ctx->lock);
+	/*
+	 * A context attached to a task while the task was running is not
+	 * live yet; it goes live here rather than at the next switch.
+	 */
+	if (ctx->task == current && current->perf_event_ctxp == ctx &&
+	    !ctx->is_active && !cpuctx->task_ctx) {
+		perf_ctx_sched_in(ctx);
+		cpuctx->task_ctx = ctx;
+	}
+	if (ctx_live_here(ctx)) {
+		perf_ctx_update_time(ctx);
+		call->fn(ctx, call->event, call->arg, true);
+		call->done = true;
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+/* The CPU where @ctx may be live, or -1 if it cannot be live anywhere. */
+static int ctx_cpu(struct perf_event_context *ctx, struct perf_event *event)
+{
+	struct task_struct *task = READ_ONCE(ctx->task);
+
+	if (!task)
+		return event->cpu;
+	if (task == PERF_TASK_GONE)
+		return -1;
+	return task_cpu(task);
+}
+
+/*
+ * Run @fn(@ctx, @event, @arg, live) with ctx->lock held and IRQs off.  If the
+ * context is live somewhere, @fn runs on that CPU with live == true and may
+ * program the PMU; otherwise it runs here with live == false and must only
+ * edit software state.  Called from process context with ctx->mutex held,
+ * which keeps the context's membership stable across the retries.
+ */
+void perf_ctx_call(struct perf_event_context *ctx, struct perf_event *event,
+		   perf_ctx_fn fn, void *arg)
+{
+	struct ctx_call call = {
+		.ctx = ctx, .event = event, .fn = fn, .arg = arg,
+	};
+	struct task_struct *task;
+	int cpu;
+
+	lockdep_assert_held(&ctx->mutex);
+	for (;;) {
+		cpu = ctx_cpu(ctx, event);
+		if (cpu >= 0 && cpu_online(cpu)) {
+			smp_call_function_single(cpu, ctx_call_here, &call, 1);
+			if (call.done)
+				return;
+		}
+		raw_spin_lock_irq(&ctx->lock);
+		task = ctx->task;
+		if (!ctx->is_active &&
+		    (!task || task == PERF_TASK_GONE || !task_curr(task))) {
+			fn(ctx, event, arg, false);
+			raw_spin_unlock_irq(&ctx->lock);
+			return;
+		}
+		raw_spin_unlock_irq(&ctx->lock);
+		cond_resched();
+	}
+}
+
+static void cpu_ctx_start(void *unused)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	cpuctx->online = 1;
+	perf_ctx_sched_in(&cpuctx->ctx);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+static void cpu_ctx_stop(void *unused)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	perf_ctx_sched_out(&cpuctx->ctx);
+	cpuctx->online = 0;
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+/*
+ * CPU hotplug: called at CPUHP_PERF_PREPARE (on the controlling CPU, the
+ * target not yet online: nothing to do) and at CPUHP_AP_PERF_ONLINE (the
+ * target is online): the CPU context goes live or leaves the CPU.
+ */
+int perf_event_init_cpu(unsigned int cpu)
+{
+	if (cpu_online(cpu))
+		smp_call_function_single(cpu, cpu_ctx_start, NULL, 1);
+	return 0;
+}
+
+int perf_event_exit_cpu(unsigned int cpu)
+{
+	if (cpu_online(cpu))
+		smp_call_function_single(cpu, cpu_ctx_stop, NULL, 1);
+	return 0;
+}
+
+/* The boot CPU, from perf_event_init() with IRQs still off. */
+void perf_sched_init_boot_cpu(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpu_ctx_start(NULL);
+	local_irq_restore(flags);
+}
+
+/*
+ * The scheduler tick.  Rotation of flexible groups (multiplexing) is not
+ * built yet: no PMU of this series can be overcommitted so far (the
+ * software PMU never refuses an event).
+ */
+void perf_event_task_tick(void)
+{
+}
+
+struct perf_event_context *perf_cpu_task_ctx(void)
+{
+	lockdep_assert_irqs_disabled();
+	return this_cpu_ptr(&perf_cpu_ctx)->task_ctx;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The software PMU (PERF_TYPE_SOFTWARE): counters fed by hooks in the rest
+ * of the kernel (page faults, context switches, migrations, alignment and
+ * emulation faults) and the two clocks, cpu-clock and task-clock.
+ *
+ * Locking: an active hook-fed event sits on a per-CPU RCU list of its
+ * event id; ->add()/->del() edit this CPU's list with IRQs off (ctx->lock
+ * held), the hooks walk it with preemption off.  Events are freed after a
+ * grace period, so a hook never sees a freed event.
+ */
+#include <linux/percpu.h>
+#include <linux/rculist.h>
+
+#include "internal.h"
+
+struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX] = {
+	[0 ... PERF_COUNT_SW_MAX - 1] = STATIC_KEY_INIT_FALSE,
+};
+EXPORT_SYMBOL_GPL(perf_swevent_enabled);
+
+/* caller-register scratch space of perf_sw_event() callers, per level */
+DEFINE_PER_CPU(struct pt_regs, __perf_regs[4]);
+
+static DEFINE_PER_CPU(struct hlist_head, sw_active[PERF_COUNT_SW_MAX]);
+static DEFINE_PER_CPU(int, sw_recursion[PERF_NR_CONTEXTS]);
+
+/*
+ * Software events must not recurse into themselves (a page fault taken
+ * while counting a page fault, a tracepoint hit inside the tracepoint
+ * handler): one level per interrupt context, task/softirq/hardirq/NMI.
+ * Returns the level to hand back, or -1 if this level is busy.
+ */
+int perf_swevent_get_recursion_context(void)
+{
+	int *busy = this_cpu_ptr(sw_recursion);
+	unsigned char level = interrupt_context_level();
+
+	if (busy[level])
+		return -1;
+	busy[level]++;
+	barrier();
+	return level;
+}
+EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
+
+void perf_swevent_put_recursion_context(int rctx)
+{
+	int *busy = this_cpu_ptr(sw_recursion);
+
+	barrier();
+	busy[rctx]--;
+}
+EXPORT_SYMBOL_GPL(perf_swevent_put_recursion_context);
+
+static bool sw_event_excluded(struct perf_event *event, struct pt_regs *regs)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return true;
+	if (!regs)
+		return false;
+	if (event->attr.exclude_user && user_mode(regs))
+		return true;
+	if (event->attr.exclude_kernel && !user_mode(regs))
+		return true;
+	return false;
+}
+
+/* Count @nr occurrences of @event_id on this CPU; preemption is off. */
+void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+{
+	struct hlist_head *head = this_cpu_ptr(&sw_active[event_id]);
+	struct perf_event *event;
+
+	hlist_for_each_entry_rcu(event, head, hlist_entry) {
+		if (!sw_event_excluded(event, regs))
+			local64_add(nr, &event->count);
+	}
+}
+
+void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+{
+	int rctx;
+
+	preempt_disable_notrace();
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx >= 0) {
+		___perf_sw_event(event_id, nr, regs, addr);
+		perf_swevent_put_recursion_context(rctx);
+	}
+	preempt_enable_notrace();
+}
+
+static bool sw_is_clock(struct perf_event *event)
+{
+	return event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       event->attr.config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/* A clock counts nanoseconds while it is on the CPU and started. */
+static void sw_clock_update(struct perf_event *event)
+{
+	u64 now = perf_clock();
+	u64 prev = local64_xchg(&event->hw.prev_count, now);
+
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		local64_add(now - prev, &event->count);
+}
+
+static void sw_destroy(struct perf_event *event)
+{
+	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
+}
+
+static int sw_event_init(struct perf_event *event)
+{
+	u64 id = event->attr.config;
+
+	if (event->attr.type != PERF_TYPE_SOFTWARE)
+		return -ENOENT;
+	if (id >= PERF_COUNT_SW_MAX)
+		return -ENOENT;
+	/* sampling lands with the ring buffer */
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	if (!sw_is_clock(event)) {
+		static_key_slow_inc(&perf_swevent_enabled[id]);
+		event->destroy = sw_destroy;
+	}
+	return 0;
+}
+
+static void sw_start(struct perf_event *event, int flags)
+{
+	if (sw_is_clock(event))
+		local64_set(&event->hw.prev_count, perf_clock());
+	event->hw.state = 0;
+}
+
+static void sw_stop(struct perf_event *event, int flags)
+{
+	if (sw_is_clock(event))
+		sw_clock_update(event);
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+static int sw_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+	if (!sw_is_clock(event))
+		hlist_add_head_rcu(&event->hlist_entry,
+				   this_cpu_ptr(&sw_active[event->attr.config]));
+	if (flags & PERF_EF_START)
+		sw_start(event, 0);
+	return 0;
+}
+
+static void sw_del(struct perf_event *event, int flags)
+{
+	sw_stop(event, PERF_EF_UPDATE);
+	if (!sw_is_clock(event))
+		hlist_del_rcu(&event->hlist_entry);
+}
+
+static void sw_read(struct perf_event *event)
+{
+	if (sw_is_clock(event))
+		sw_clock_update(event);
+}
+
+static struct pmu perf_sw_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_NO_NMI,
+	.event_init	= sw_event_init,
+	.add		= sw_add,
+	.del		= sw_del,
+	.start		= sw_start,
+	.stop		= sw_stop,
+	.read		= sw_read,
+};
+
+void __init perf_sw_init(void)
+{
+	int cpu, id;
+
+	for_each_possible_cpu(cpu)
+		for (id = 0; id < PERF_COUNT_SW_MAX; id++)
+			INIT_HLIST_HEAD(per_cpu_ptr(&sw_active[id], cpu));
+	perf_pmu_register(&perf_sw_pmu, "software", PERF_TYPE_SOFTWARE);
+}

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user interface: perf_event_open(2) (attr copy and validation, access
+ * checks, the chain copy -> validate -> find PMU -> allocate -> find
+ * context -> install -> fd_install), the event file operations and ioctls,
+ * and the perf sysctls.
+ *
+ * Locking: the open path takes ctx->mutex to install and, after dropping
+ * it, current->perf_event_mutex to list the event on its owner.
+ */
+#include <kunit/visibility.h>
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/poll.h>
+#include <linux/ptrace.h>
+#include <linux/sched/signal.h>
+#include <linux/security.h>
+#include <linux/syscalls.h>
+#include <linux/timekeeping.h>
+#include <linux/sysctl.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+int sysctl_perf_event_paranoid __read_mostly =
+	IS_ENABLED(CONFIG_SECURITY_PERF_EVENTS_RESTRICT) ? 3 : 2;
+/* 512 KiB plus the user page */
+int sysctl_perf_event_mlock __read_mostly = 512 + (PAGE_SIZE / 1024);
+int sysctl_perf_event_sample_rate __read_mostly = 100000;
+int sysctl_perf_cpu_time_max_percent __read_mostly = 25;
+int sysctl_perf_event_max_stack __read_mostly = PERF_MAX_STACK_DEPTH;
+int sysctl_perf_event_max_contexts_per_stack __read_mostly =
+	PERF_MAX_CONTEXTS_PER_STACK;
+
+int perf_event_max_sample_rate_handler(const struct ctl_table *table,
+				       int write, void *buffer, size_t *lenp,
+				       loff_t *ppos)
+{
+	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+}
+
+int perf_cpu_time_max_percent_handler(const struct ctl_table *table,
+				      int write, void *buffer, size_t *lenp,
+				      loff_t *ppos)
+{
+	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+}
+
+/* Nothing holds callchain buffers yet, so the limits can always change. */
+int perf_event_max_stack_handler(const struct ctl_table *table, int write,
+				 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+}
+
+/* Counting the kernel needs paranoid <= 1 or CAP_PERFMON. */
+int perf_allow_kernel(void)
+{
+	if (sysctl_perf_event_paranoid > 1 && !perfmon_capable())
+		return -EACCES;
+	return security_perf_event_open(PERF_SECURITY_KERNEL);
+}
+EXPORT_SYMBOL_GPL(perf_allow_kernel);
+
+/*
+ * Copy the attr from user space, whatever its version: a shorter attr is
+ * zero-extended, a longer one must be zero past what we know.  On -E2BIG
+ * the size we know is written back to attr->size.
+ */
+int perf_attr_copy(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr)
+{
+	u32 size;
+	int ret;
+
+	memset(attr, 0, sizeof(*attr));
+	if (get_user(size, &uattr->size))
+		return -EFAULT;
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0 || size > PAGE_SIZE)
+		goto too_big;
+	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
+	if (ret == -E2BIG)
+		goto too_big;
+	if (ret)
+		return ret;
+	attr->size = size;
+	return 0;
+too_big:
+	put_user(sizeof(*attr), &uattr->size);
+	return -E2BIG;
+}
+
+/*
+ * The checks of an attr that do not depend on the PMU or on privileges.
+ * Pure: shared by the system call, in-kernel counters and KUnit.
+ */
+int perf_attr_check(struct perf_event_attr *attr)
+{
+	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
+		return -EINVAL;
+	if (attr->sample_type & ~(PERF_SAMPLE_MAX - 1))
+		return -EINVAL;
+	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
+		return -EINVAL;
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		u64 mask = attr->branch_sample_type;
+
+		if (!mask || (mask & ~(PERF_SAMPLE_BRANCH_MAX - 1)))
+			return -EINVAL;
+		if (!(mask & ~PERF_SAMPLE_BRANCH_PLM_ALL))
+			return -EINVAL;
+	}
+	if ((attr->sample_type & PERF_SAMPLE_STACK_USER) &&
+	    !IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
+		return -EINVAL;
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    attr->sample_max_stack > sysctl_perf_event_max_stack)
+		return -EOVERFLOW;
+	if (attr->use_clockid && !perf_clock_of(attr->clockid))
+		return -EINVAL;
+	if (attr->inherit_thread && !attr->inherit)
+		return -EINVAL;
+	if (attr->remove_on_exec && attr->enable_on_exec)
+		return -EINVAL;
+	if (attr->sigtrap && !attr->remove_on_exec)
+		return -EINVAL;
+	if (attr->freq) {
+		if (attr->sample_freq > sysctl_perf_event_sample_rate)
+			return -EINVAL;
+	} else if (attr->sample_period & (1ULL << 63)) {
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_attr_check);
+
+/* Privilege checks of perf_event_open(2), for @task (NULL: a CPU). */
+static int perf_open_access(struct perf_event_attr *attr, pid_t pid)
+{
+	int ret;
+
+	if (perf_paranoid_any() && !perfmon_capable())
+		return -EACCES;
+	ret = security_perf_event_open(PERF_SECURITY_OPEN);
+	if (ret)
+		return ret;
+	if (!attr->exclude_kernel || (attr->sample_type & PERF_SAMPLE_REGS_INTR)) {
+		ret = perf_allow_kernel();
+		if (ret)
+			return ret;
+	}
+	if (attr->namespaces && !perfmon_capable())
+		return -EACCES;
+	if (pid == -1)
+		return perf_allow_cpu();
+	return 0;
+}
+
+static int perf_release(struct inode *inode, struct file *file)
+{
+	perf_event_release_kernel(file->private_data);
+	return 0;
+}
+
+static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	return perf_read_format(file->private_data, buf, count);
+}
+
+static __poll_t perf_poll(struct file *file, poll_table *wait)
+{
+	struct perf_event *event = file->private_data;
+
+	/* without a ring buffer there is nothing to wait for */
+	poll_wait(file, &event->waitq, wait);
+	return EPOLLHUP;
+}
+
+static struct perf_event *perf_file_event(struct file *file)
+{
+	if (file->f_op != &perf_fops)
+		return NULL;
+	return file->private_data;
+}
+
+static long perf_ioctl_period(struct perf_event *event, u64 __user *arg)
+{
+	u64 period;
+
+	if (copy_from_user(&period, arg, sizeof(period)))
+		return -EFAULT;
+	if (!is_sampling_event(event))
+		return -EINVAL;
+	if (!period || (period & (1ULL << 63)))
+		return -EINVAL;
+	/* no sampling event can exist before the ring buffer lands */
+	return -EOPNOTSUPP;
+}
+
+static long perf_ioctl_set_output(struct perf_event *event, int fd)
+{
+	struct perf_event *output;
+	struct file *file;
+	long ret;
+
+	if (fd == -1)
+		return 0;	/* no buffer to redirect yet: nothing to undo */
+	file = fget(fd);
+	if (!file)
+		return -EBADF;
+	output = perf_file_event(file);
+	if (!output)
+		ret = -EBADF;
+	else if (output == event)
+		ret = -EINVAL;
+	else
+		ret = -EINVAL;	/* neither event can have a buffer yet */
+	fput(file);
+	return ret;
+}
+
+static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct perf_event *event = file->private_data;
+	bool group = arg & PERF_IOC_FLAG_GROUP;
+
+	switch (cmd) {
+	case PERF_EVENT_IOC_ENABLE:
+		perf_event_for_group(event, group, perf_event_enable_locked);
+		return 0;
+	case PERF_EVENT_IOC_DISABLE:
+		perf_event_for_group(event, group, perf_event_disable_locked);
+		return 0;
+	case PERF_EVENT_IOC_RESET:
+		perf_event_for_group(event, group, perf_event_reset);
+		return 0;
+	case PERF_EVENT_IOC_REFRESH:
+		return perf_event_refresh(event, arg);
+	case PERF_EVENT_IOC_PERIOD:
+		return perf_ioctl_period(event, (u64 __user *)arg);
+	case PERF_EVENT_IOC_ID:
+		if (put_user(event->id, (u64 __user *)arg))
+			return -EFAULT;
+		return 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		return perf_ioctl_set_output(event, arg);
+	case PERF_EVENT_IOC_SET_FILTER:
+	case PERF_EVENT_IOC_QUERY_BPF:
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		return -EINVAL;
+	case PERF_EVENT_IOC_SET_BPF:
+		return -EINVAL;
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return -EOPNOTSUPP;
+	default:
+		return -ENOTTY;
+	}
+}
+
+const struct file_operations perf_fops = {
+	.release	= perf_release,
+	.read		= perf_read,
+	.poll		= perf_poll,
+	.unlocked_ioctl	= perf_ioctl,
+	.compat_ioctl	= perf_ioctl,
+};
+
+/* REFRESH arms a sampling event for N overflows; only sampling events. */
+int perf_event_refresh(struct perf_event *event, int refresh)
+{
+	if (event->attr.inherit || !is_sampling_event(event))
+		return -EINVAL;
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL_GPL(perf_event_refresh);
+
+/* perf_event_open(2)'s group_fd: a perf event file, or -EBADF. */
+static struct perf_event *open_group_leader(int group_fd, struct fd *f)
+{
+	struct perf_event *leader;
+
+	*f = fdget(group_fd);
+	if (!fd_file(*f))
+		return ERR_PTR(-EBADF);
+	leader = perf_file_event(fd_file(*f));
+	if (!leader) {
+		fdput(*f);
+		return ERR_PTR(-EBADF);
+	}
+	return leader;
+}
+
+static int check_group(struct perf_event *event, struct perf_event *leader,
+		       struct perf_event_context *ctx)
+{
+	if (leader->group_leader != leader)
+		return -EINVAL;
+	if (leader->ctx != ctx || leader->cpu != event->cpu)
+		return -EINVAL;
+	if (leader->state <= PERF_EVENT_STATE_EXIT)
+		return -ESRCH;
+	/* only a leader can be pinned or exclusive; a group inherits whole */
+	if (event->attr.pinned || event->attr.exclusive)
+		return -EINVAL;
+	if (event->attr.inherit != leader->attr.inherit)
+		return -EINVAL;
+	/* hardware events of different PMUs cannot share a group */
+	if (!is_software_event(event) && !is_software_event(leader) &&
+	    event->pmu != leader->pmu)
+		return -EINVAL;
+	if (!is_software_event(event) && is_software_event(leader))
+		return -EINVAL;
+	return 0;
+}
+
+static struct task_struct *open_target_task(pid_t pid)
+{
+	struct task_struct *task;
+
+	rcu_read_lock();
+	task = pid ? find_task_by_vpid(pid) : current;
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	return task ? task : ERR_PTR(-ESRCH);
+}
+
+static int open_check_task(struct task_struct *task)
+{
+	int ret;
+
+	ret = down_read_interruptible(&task->signal->exec_update_lock);
+	if (ret)
+		return ret;
+	ret = ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS) ? 0 : -EACCES;
+	up_read(&task->signal->exec_update_lock);
+	return ret;
+}
+
+/* The context for a new event: of @task, or of @cpu. */
+static struct perf_event_context *open_context(struct task_struct *task,
+					       int cpu)
+{
+	if (task)
+		return perf_ctx_get_task(task);
+	if (!cpu_online(cpu))
+		return ERR_PTR(-ENODEV);
+	return perf_ctx_get_cpu(cpu);
+}
+
+struct perf_open {
+	struct perf_event_attr attr;
+	pid_t pid;
+	int cpu;
+	int group_fd;
+	unsigned long flags;
+	struct task_struct *task;
+	struct perf_event *leader;
+	struct perf_event *event;
+	struct perf_event_context *ctx;
+};
+
+/* Everything of the open before the event is visible to anyone. */
+static int open_event(struct perf_open *o)
+{
+	int ret;
+
+	if (o->pid != -1) {
+		o->task = open_target_task(o->pid);
+		if (IS_ERR(o->task)) {
+			ret = PTR_ERR(o->task);
+			o->task = NULL;
+			return ret;
+		}
+	}
+	o->event = perf_event_alloc(&o->attr, o->cpu, o->task, o->leader,
+				    NULL, NULL);
+	if (IS_ERR(o->event)) {
+		ret = PTR_ERR(o->event);
+		o->event = NULL;
+		return ret;
+	}
+	if (o->task) {
+		ret = open_check_task(o->task);
+		if (ret)
+			return ret;
+	}
+	o->ctx = open_context(o->task, o->cpu);
+	if (IS_ERR(o->ctx)) {
+		ret = PTR_ERR(o->ctx);
+		o->ctx = NULL;
+		return ret;
+	}
+	if (o->leader) {
+		ret = check_group(o->event, o->leader, o->ctx);
+		if (ret)
+			return ret;
+	}
+	/* inheritance to children is not built yet */
+	if (o->attr.inherit)
+		return -EOPNOTSUPP;
+	ret = perf_event_attach(o->event, o->ctx);
+	if (!ret)
+		o->ctx = NULL;	/* the event owns the reference now */
+	return ret;
+}
+
+static int open_validate(struct perf_open *o)
+{
+	int ret;
+
+	ret = perf_attr_check(&o->attr);
+	if (ret)
+		return ret;
+	if (o->flags & ~PERF_FLAG_ALL)
+		return -EINVAL;
+	ret = perf_open_access(&o->attr, o->pid);
+	if (ret)
+		return ret;
+	if ((o->flags & PERF_FLAG_PID_CGROUP) && (o->pid == -1 || o->cpu == -1))
+		return -EINVAL;
+	if (o->flags & PERF_FLAG_PID_CGROUP)
+		return -EOPNOTSUPP;	/* cgroup events are not built yet */
+	if (o->cpu < -1 || (o->cpu >= 0 && o->cpu >= nr_cpu_ids))
+		return -EINVAL;
+	if (o->pid == -1 && o->cpu == -1)
+		return -EINVAL;
+	return 0;
+}
+
+SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
+		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+{
+	struct perf_open o = {
+		.pid = pid, .cpu = cpu, .group_fd = group_fd, .flags = flags,
+	};
+	struct fd group = EMPTY_FD;
+	struct perf_event *event;
+	struct file *file;
+	int fd, ret;
+
+	ret = perf_attr_copy(attr_uptr, &o.attr);
+	if (ret)
+		return ret;
+	ret = open_validate(&o);
+	if (ret)
+		return ret;
+	fd = get_unused_fd_flags(O_RDWR |
+				 (flags & PERF_FLAG_FD_CLOEXEC ? O_CLOEXEC : 0));
+	if (fd < 0)
+		return fd;
+	if (group_fd != -1) {
+		o.leader = open_group_leader(group_fd, &group);
+		if (IS_ERR(o.leader)) {
+			ret = PTR_ERR(o.leader);
+			o.leader = NULL;
+			goto out_fd;
+		}
+		if (flags & PERF_FLAG_FD_NO_GROUP)
+			o.leader = NULL;
+	}
+	ret = open_event(&o);
+	if (ret)
+		goto out_event;
+	event = o.event;
+	file = anon_inode_getfile("[perf_event]", &perf_fops, event, O_RDWR);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+		goto out_event;
+	}
+	mutex_lock(&event->ctx->mutex);
+	if (o.leader && o.leader->state <= PERF_EVENT_STATE_EXIT) {
+		mutex_unlock(&event->ctx->mutex);
+		fput(file);	/* releases the event */
+		ret = -ESRCH;
+		goto out_task;
+	}
+	perf_event_install(event);
+	mutex_unlock(&event->ctx->mutex);
+
+	event->owner = current;
+	mutex_lock(&current->perf_event_mutex);
+	list_add_tail(&event->owner_entry, &current->perf_event_list);
+	mutex_unlock(&current->perf_event_mutex);
+
+	if (o.task)
+		put_task_struct(o.task);
+	fdput(group);
+	fd_install(fd, file);
+	return fd;
+
+out_event:
+	if (o.ctx)
+		perf_ctx_put(o.ctx);
+	if (o.event)
+		perf_event_free(o.event);
+out_task:
+	if (o.task)
+		put_task_struct(o.task);
+	fdput(group);
+out_fd:
+	put_unused_fd(fd);
+	return ret;
+}
+
+/* For BPF and KVM: the file of a perf event descriptor, referenced. */
+struct file *perf_event_get(unsigned int fd)
+{
+	struct file *file = fget(fd);
+
+	if (file && perf_file_event(file))
+		return file;
+	if (file)
+		fput(file);
+	return ERR_PTR(-EBADF);
+}
+
+const struct perf_event *perf_get_event(struct file *file)
+{
+	return perf_file_event(file) ?: ERR_PTR(-EINVAL);
+}
+
+const struct perf_event_attr *perf_event_attrs(struct perf_event *event)
+{
+	return event ? &event->attr : ERR_PTR(-EINVAL);
+}
+
+static u64 clock_realtime(void)
+{
+	return ktime_get_real_ns();
+}
+
+static u64 clock_boottime(void)
+{
+	return ktime_get_boottime_ns();
+}
+
+static u64 clock_tai(void)
+{
+	return ktime_get_clocktai_ns();
+}
+
+u64 (*perf_clock_of(clockid_t id))(void)
+{
+	switch (id) {
+	case CLOCK_MONOTONIC:
+		return ktime_get_mono_fast_ns;
+	case CLOCK_MONOTONIC_RAW:
+		return ktime_get_raw_fast_ns;
+	case CLOCK_REALTIME:
+		return clock_realtime;
+	case CLOCK_BOOTTIME:
+		return clock_boottime;
+	case CLOCK_TAI:
+		return clock_tai;
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the rest of the kernel calls for features this series has not
+ * built yet: sampling output, the ring buffer, side-band records,
+ * callchains and tracepoint events.  Each entry point is correct for its
+ * caller as things stand: no event can sample or own a buffer yet (the
+ * software PMU refuses sampling with -EOPNOTSUPP), so there is no record
+ * to write and nobody to notify; the tracepoint PMU exists so that user
+ * space finds its type, and refuses every event with -EOPNOTSUPP.
+ */
+#include <linux/trace_events.h>
+
+#include "internal.h"
+
+/* Side-band records: no event can have a ring buffer to receive them. */
+void perf_event_mmap(struct vm_area_struct *vma)
+{
+}
+
+void perf_event_comm(struct task_struct *tsk, bool exec)
+{
+}
+
+void perf_event_fork(struct task_struct *tsk)
+{
+}
+
+void perf_event_namespaces(struct task_struct *tsk)
+{
+}
+
+void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
+			const char *sym)
+{
+}
+
+void perf_event_bpf_event(struct bpf_prog *prog,
+			  enum perf_bpf_event_type type, u16 flags)
+{
+}
+
+void perf_event_text_poke(const void *addr, const void *old_bytes,
+			  size_t old_len, const void *new_bytes,
+			  size_t new_len)
+{
+}
+
+/* Overflow and output: only sampling events overflow. */
+int perf_event_overflow(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs)
+{
+	return 0;
+}
+
+void perf_event_update_userpage(struct perf_event *event)
+{
+}
+EXPORT_SYMBOL_GPL(perf_event_update_userpage);
+
+u64 perf_swevent_set_period(struct perf_event *event)
+{
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_swevent_set_period);
+
+void perf_sample_event_took(u64 sample_len_ns)
+{
+}
+
+void perf_bp_event(struct perf_event *event, void *data)
+{
+}
+
+void perf_event_print_debug(void)
+{
+}
+
+/* Tracepoint events (PERF_TYPE_TRACEPOINT) */
+static int tp_event_init(struct perf_event *event)
+{
+	if (event->attr.type != PERF_TYPE_TRACEPOINT)
+		return -ENOENT;
+	return -EOPNOTSUPP;
+}
+
+static int tp_add(struct perf_event *event, int flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static void tp_nop(struct perf_event *event, int flags)
+{
+}
+
+static void tp_read(struct perf_event *event)
+{
+}
+
+static struct pmu perf_tracepoint_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.event_init	= tp_event_init,
+	.add		= tp_add,
+	.del		= tp_nop,
+	.start		= tp_nop,
+	.stop		= tp_nop,
+	.read		= tp_read,
+};
+
+void __init perf_tp_init(void)
+{
+	perf_pmu_register(&perf_tracepoint_pmu, "tracepoint",
+			  PERF_TYPE_TRACEPOINT);
+}
+
+/* No tracepoint event can be attached, so no list has one to feed. */
+void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
+		   struct pt_regs *regs, struct hlist_head *head, int rctx,
+		   struct task_struct *task)
+{
+	perf_swevent_put_recursion_context(rctx);
+}
+EXPORT_SYMBOL_GPL(perf_tp_event);

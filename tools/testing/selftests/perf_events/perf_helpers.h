@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by the perf_events selftests: the raw syscall, an
+ * attribute initialiser and reads of counters and sysctls.
+ */
+#ifndef PERF_SELFTEST_HELPERS_H
+#define PERF_SELFTEST_HELPERS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+
+static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+				      int cpu, int group_fd,
+				      unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* A counting software event on the caller, set up the way most tests want. */
+static inline void sw_attr(struct perf_event_attr *attr, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->size = sizeof(*attr);
+	attr->config = config;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/* Open @config on @pid/@cpu; returns the fd or -errno. */
+static inline int open_sw(__u64 config, pid_t pid, int cpu, int disabled)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	sw_attr(&attr, config);
+	attr.disabled = !!disabled;
+	fd = sys_perf_event_open(&attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Read a plain (read_format 0) counter; returns -1 on a short read. */
+static inline int64_t read_count(int fd)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return -1;
+	return (int64_t)v;
+}
+
+/* Read an integer sysctl or sysfs file; returns 0 or -errno. */
+static inline int read_int_file(const char *path, long *val)
+{
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%ld", val) != 1)
+		ret = -EINVAL;
+	fclose(f);
+	return ret;
+}
+
+/* Write an integer to a sysctl; returns 0 or -errno of the write. */
+static inline int write_int_file(const char *path, long val)
+{
+	char buf[32];
+	int fd, len, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%ld\n", val);
+	if (write(fd, buf, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+#endif /* PERF_SELFTEST_HELPERS_H */
