@@ -25,8 +25,8 @@ function out(name, p, f, s, note) {
 	P += p; F += f; S += s
 }
 # KUnit: "# perf_attr: pass:5 fail:0 skip:0 total:5"
-/^ *# [A-Za-z0-9_]+: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+/ {
-	line = $0; sub(/^ *# /, "", line)
+/^# [A-Za-z0-9_]+: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+/ {
+	line = $0; sub(/^# /, "", line)
 	split(line, a, /[: ]+/)
 	if (a[1] == "Totals")
 		next

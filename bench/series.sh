@@ -12,7 +12,7 @@ if [ ! -e "$SERIES/.bench-base" ]; then
 	log "creating the series tree"
 	rm -rf "$SERIES"
 	cp -a "$BASE" "$SERIES.tmp"
-	git -C "$SERIES.tmp" init -q -b base
+	git -C "$SERIES.tmp" init -q -b stock
 	git -C "$SERIES.tmp" -c user.name=bench -c user.email=bench@localhost \
 		add -A -f .
 	git -C "$SERIES.tmp" -c user.name=bench -c user.email=bench@localhost \

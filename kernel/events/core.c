@@ -122,6 +122,19 @@ void perf_event_free(struct perf_event *event)
 	call_rcu(&event->rcu_head, event_free_rcu);
 }
 
+/* What the core cannot do yet for an event its PMU accepted. */
+static int perf_event_alloc_check(struct perf_event *event,
+				  struct task_struct *task)
+{
+	/* a PMU without task contexts counts per CPU only */
+	if (task && event->pmu->task_ctx_nr == perf_invalid_context)
+		return -EINVAL;
+	/* sampling lands with the ring buffer */
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
 /*
  * Allocate an event for @attr and let its PMU accept it.  The event is not
  * in any context yet.
@@ -134,6 +147,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 {
 	struct perf_event *event;
 	struct pmu *pmu;
+	int ret;
 
 	event = kmem_cache_zalloc(perf_event_cachep, GFP_KERNEL);
 	if (!event)
@@ -183,6 +197,11 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		return ERR_CAST(pmu);
 	}
 	event->pmu = pmu;
+	ret = perf_event_alloc_check(event, task);
+	if (ret) {
+		perf_event_free(event);
+		return ERR_PTR(ret);
+	}
 	event->read_size = perf_read_size(event);
 	return event;
 }

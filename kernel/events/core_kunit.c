@@ -21,7 +21,11 @@ static void set_reserved_1(struct perf_event_attr *a) { a->__reserved_1 = 1; }
 static void set_reserved_2(struct perf_event_attr *a) { a->__reserved_2 = 1; }
 static void set_reserved_3(struct perf_event_attr *a) { a->__reserved_3 = 1; }
 static void set_bad_sample(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_MAX; }
-static void set_all_sample(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_MAX - 1 - PERF_SAMPLE_BRANCH_STACK; }
+static void set_all_sample(struct perf_event_attr *a)
+{
+	a->sample_type = PERF_SAMPLE_MAX - 1 - PERF_SAMPLE_BRANCH_STACK;
+}
+
 static void set_bad_format(struct perf_event_attr *a) { a->read_format = PERF_FORMAT_MAX; }
 static void set_all_format(struct perf_event_attr *a) { a->read_format = PERF_FORMAT_MAX - 1; }
 static void set_period_msb(struct perf_event_attr *a) { a->sample_period = 1ULL << 63; }
@@ -196,6 +200,7 @@ static struct kunit_suite perf_core_suite = {
 	.name = "perf_core",
 	.test_cases = perf_core_cases,
 };
+
 kunit_test_suite(perf_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the perf_event core");

@@ -126,7 +126,3 @@ int reserve_bp_slot(struct perf_event *bp)
 void release_bp_slot(struct perf_event *bp)
 {
 }
-
-void flush_ptrace_hw_breakpoint(struct task_struct *tsk)
-{
-}

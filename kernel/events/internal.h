@@ -42,6 +42,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 
 /* every flag perf_event_open(2) knows */
 #define PERF_FLAG_ALL		(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
@@ -60,76 +61,76 @@ static inline u64 perf_clock(void)
 }
 
 /* the clock selected by attr.use_clockid, or NULL for an unknown id */
-extern u64 (*perf_clock_of(clockid_t id))(void);
+u64 (*perf_clock_of(clockid_t id))(void);
 
 /* core.c */
-extern struct perf_event_context *perf_ctx_get_task(struct task_struct *task);
-extern struct perf_event_context *perf_ctx_get_cpu(int cpu);
-extern void perf_ctx_put(struct perf_event_context *ctx);
-extern struct perf_event *perf_event_alloc(struct perf_event_attr *attr,
-					   int cpu, struct task_struct *task,
-					   struct perf_event *group_leader,
-					   perf_overflow_handler_t handler,
-					   void *handler_ctx);
-extern void perf_event_free(struct perf_event *event);
-extern int perf_event_attach(struct perf_event *event,
-			     struct perf_event_context *ctx);
-extern void perf_event_install(struct perf_event *event);
-extern void perf_event_reset(struct perf_event *event);
-extern u64 perf_event_id_next(void);
-extern void perf_event_for_group(struct perf_event *event, bool group,
-				 void (*op)(struct perf_event *event));
-extern void perf_event_enable_locked(struct perf_event *event);
-extern void perf_event_disable_locked(struct perf_event *event);
+struct perf_event_context *perf_ctx_get_task(struct task_struct *task);
+struct perf_event_context *perf_ctx_get_cpu(int cpu);
+void perf_ctx_put(struct perf_event_context *ctx);
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr,
+				    int cpu, struct task_struct *task,
+				    struct perf_event *group_leader,
+				    perf_overflow_handler_t handler,
+				    void *handler_ctx);
+void perf_event_free(struct perf_event *event);
+int perf_event_attach(struct perf_event *event,
+		      struct perf_event_context *ctx);
+void perf_event_install(struct perf_event *event);
+void perf_event_reset(struct perf_event *event);
+u64 perf_event_id_next(void);
+void perf_event_for_group(struct perf_event *event, bool group,
+			  void (*op)(struct perf_event *event));
+void perf_event_enable_locked(struct perf_event *event);
+void perf_event_disable_locked(struct perf_event *event);
 
 /* sched.c */
 typedef void (*perf_ctx_fn)(struct perf_event_context *ctx,
 			    struct perf_event *event, void *arg, bool live);
-extern void perf_ctx_call(struct perf_event_context *ctx,
-			  struct perf_event *event, perf_ctx_fn fn, void *arg);
-extern void perf_ctx_update_time(struct perf_event_context *ctx);
-extern void perf_event_update_time(struct perf_event *event);
-extern void perf_event_set_state(struct perf_event *event,
-				 enum perf_event_state state);
-extern int perf_group_sched_in(struct perf_event *leader);
-extern void perf_group_sched_out(struct perf_event *leader);
-extern void perf_event_sched_out(struct perf_event *event);
-extern void perf_ctx_sched_in(struct perf_event_context *ctx);
-extern void perf_ctx_sched_out(struct perf_event_context *ctx);
-extern void perf_groups_insert(struct perf_event_context *ctx,
-			       struct perf_event *leader);
-extern void perf_groups_erase(struct perf_event_context *ctx,
-			      struct perf_event *leader);
-extern bool perf_event_fits_cpu(struct perf_event *event);
-extern void perf_sched_init_boot_cpu(void);
+void perf_ctx_call(struct perf_event_context *ctx,
+		   struct perf_event *event, perf_ctx_fn fn, void *arg);
+void perf_ctx_update_time(struct perf_event_context *ctx);
+void perf_event_update_time(struct perf_event *event);
+void perf_event_set_state(struct perf_event *event,
+			  enum perf_event_state state);
+int perf_group_sched_in(struct perf_event *leader);
+void perf_group_sched_out(struct perf_event *leader);
+void perf_event_sched_out(struct perf_event *event);
+void perf_ctx_sched_in(struct perf_event_context *ctx);
+void perf_ctx_sched_out(struct perf_event_context *ctx);
+void perf_groups_insert(struct perf_event_context *ctx,
+			struct perf_event *leader);
+void perf_groups_erase(struct perf_event_context *ctx,
+		       struct perf_event *leader);
+bool perf_event_fits_cpu(struct perf_event *event);
+void perf_sched_init_boot_cpu(void);
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
 /* read.c */
-extern int perf_read_size(struct perf_event *event);
-extern u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
-				 u64 *running);
-extern ssize_t perf_read_format(struct perf_event *event, char __user *buf,
-				size_t count);
+int perf_read_size(struct perf_event *event);
+u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
+			  u64 *running);
+ssize_t perf_read_format(struct perf_event *event, char __user *buf,
+			 size_t count);
 
 /* syscall.c */
-extern int perf_attr_check(struct perf_event_attr *attr);
-extern int perf_attr_copy(struct perf_event_attr __user *uattr,
-			  struct perf_event_attr *attr);
+int perf_attr_check(struct perf_event_attr *attr);
+int perf_attr_copy(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr);
 extern const struct file_operations perf_fops;
 
 /* pmu.c */
-extern struct pmu *perf_pmu_find(struct perf_event *event);
-extern void perf_pmu_put(struct pmu *pmu);
+struct pmu *perf_pmu_find(struct perf_event *event);
+void perf_pmu_put(struct pmu *pmu);
 extern struct perf_event_pmu_context *
 perf_pmu_ctx_get(struct pmu *pmu, struct perf_event_context *ctx, int cpu);
-extern void perf_pmu_ctx_put(struct perf_event_pmu_context *epc);
+void perf_pmu_ctx_put(struct perf_event_pmu_context *epc);
 
 /* sw_event.c */
-extern void perf_sw_init(void);
+void perf_sw_init(void);
 
 /* Stubs for what later issues build (unsupported.c) */
-extern void perf_tp_init(void);
+void perf_tp_init(void);
 
 /*
  * Time accounting, shared with the KUnit suite.  An event's enabled time

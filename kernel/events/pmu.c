@@ -245,18 +245,21 @@ struct pmu *perf_pmu_find(struct perf_event *event)
 {
 	u32 type = event->attr.type;
 	struct pmu *pmu;
+	bool ext = false;
 	int idx, ret;
 
 	idx = srcu_read_lock(&pmus_srcu);
-	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
-		u32 ext = event->attr.config >> PERF_PMU_TYPE_SHIFT;
-
-		if (ext)
-			type = ext;
+	/* generic hardware events may name their PMU in config's top half */
+	if ((type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) &&
+	    event->attr.config >> PERF_PMU_TYPE_SHIFT) {
+		type = event->attr.config >> PERF_PMU_TYPE_SHIFT;
+		ext = true;
 	}
 	rcu_read_lock();
 	pmu = idr_find(&pmu_idr, type);
 	rcu_read_unlock();
+	if (pmu && ext && !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))
+		pmu = NULL;
 	if (pmu) {
 		ret = pmu_try_init(pmu, event);
 		goto out;

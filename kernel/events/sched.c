@@ -110,9 +110,13 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 
 void perf_event_sched_out(struct perf_event *event)
 {
+	struct pmu *pmu = event->pmu_ctx->pmu;
+
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return;
+	perf_pmu_disable(pmu);
 	event->pmu->del(event, 0);
+	perf_pmu_enable(pmu);
 	WRITE_ONCE(event->oncpu, -1);
 	list_del_init(&event->active_list);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
@@ -127,7 +131,9 @@ int perf_group_sched_in(struct perf_event *leader)
 	struct pmu *pmu = leader->pmu_ctx->pmu;
 	bool pinned = leader->attr.pinned;
 	struct perf_event *sibling, *failed = NULL;
+	int ret = 0;
 
+	perf_pmu_disable(pmu);
 	if (pmu->start_txn)
 		pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
 	if (event_sched_in(leader, pinned))
@@ -139,7 +145,7 @@ int perf_group_sched_in(struct perf_event *leader)
 		}
 	}
 	if (!pmu->commit_txn || !pmu->commit_txn(pmu))
-		return 0;
+		goto out;
 undo:
 	for_each_sibling_event(sibling, leader) {
 		if (sibling == failed)
@@ -150,7 +156,10 @@ undo:
 cancel:
 	if (pmu->cancel_txn)
 		pmu->cancel_txn(pmu);
-	return -EAGAIN;
+	ret = -EAGAIN;
+out:
+	perf_pmu_enable(pmu);
+	return ret;
 }
 
 void perf_group_sched_out(struct perf_event *leader)

@@ -120,9 +120,6 @@ static int sw_event_init(struct perf_event *event)
 		return -ENOENT;
 	if (id >= PERF_COUNT_SW_MAX)
 		return -ENOENT;
-	/* sampling lands with the ring buffer */
-	if (is_sampling_event(event))
-		return -EOPNOTSUPP;
 	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	if (!sw_is_clock(event)) {
 		static_key_slow_inc(&perf_swevent_enabled[id]);

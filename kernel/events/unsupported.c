@@ -52,6 +52,24 @@ int perf_event_overflow(struct perf_event *event,
 	return 0;
 }
 
+void perf_event_output_forward(struct perf_event *event,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+}
+
+void perf_event_output_backward(struct perf_event *event,
+				struct perf_sample_data *data,
+				struct pt_regs *regs)
+{
+}
+
+int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
+		      struct pt_regs *regs)
+{
+	return -ENOSPC;
+}
+
 void perf_event_update_userpage(struct perf_event *event)
 {
 }
@@ -120,3 +138,14 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 	perf_swevent_put_recursion_context(rctx);
 }
 EXPORT_SYMBOL_GPL(perf_tp_event);
+
+/* The perf probe of every tracepoint ends here; see perf_tp_event(). */
+void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
+			       struct trace_event_call *call, u64 count,
+			       struct pt_regs *regs, struct hlist_head *head,
+			       struct task_struct *task)
+{
+	perf_tp_event(call->event.type, count, raw_data, size, regs, head,
+		      rctx, task);
+}
+EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);

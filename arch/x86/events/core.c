@@ -5,6 +5,7 @@
  * none), so hardware events are refused with -ENOENT by the core and these
  * hooks have no PMU to talk to.
  */
+#include <linux/mmu_context.h>
 #include <linux/perf_event.h>
 #include <asm/perf_event.h>
 
@@ -43,3 +44,10 @@ void perf_clear_dirty_counters(void)
 void perf_events_lapic_init(void)
 {
 }
+
+/*
+ * CR4.PCE policy for user-space rdpmc (see arch/x86/mm/tlb.c): with no PMU
+ * driver neither key is ever flipped, and mm->context decides as usual.
+ */
+DEFINE_STATIC_KEY_FALSE(rdpmc_never_available_key);
+DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);

@@ -263,8 +263,8 @@ enum {
 #define PERF_BR_ARM64_DEBUG_DATA	PERF_BR_NEW_ARCH_5
 
 #define PERF_SAMPLE_BRANCH_PLM_ALL \
-	(PERF_SAMPLE_BRANCH_USER|\
-	 PERF_SAMPLE_BRANCH_KERNEL|\
+	(PERF_SAMPLE_BRANCH_USER | \
+	 PERF_SAMPLE_BRANCH_KERNEL | \
 	 PERF_SAMPLE_BRANCH_HV)
 
 /* The word that precedes a register dump in a sample. */
@@ -453,12 +453,12 @@ struct perf_event_query_bpf {
 };
 
 /* ioctl(2) requests on an event descriptor. */
-#define PERF_EVENT_IOC_ENABLE			_IO ('$', 0)
-#define PERF_EVENT_IOC_DISABLE			_IO ('$', 1)
-#define PERF_EVENT_IOC_REFRESH			_IO ('$', 2)
-#define PERF_EVENT_IOC_RESET			_IO ('$', 3)
+#define PERF_EVENT_IOC_ENABLE			_IO('$', 0)
+#define PERF_EVENT_IOC_DISABLE			_IO('$', 1)
+#define PERF_EVENT_IOC_REFRESH			_IO('$', 2)
+#define PERF_EVENT_IOC_RESET			_IO('$', 3)
 #define PERF_EVENT_IOC_PERIOD			_IOW('$', 4, __u64)
-#define PERF_EVENT_IOC_SET_OUTPUT		_IO ('$', 5)
+#define PERF_EVENT_IOC_SET_OUTPUT		_IO('$', 5)
 #define PERF_EVENT_IOC_SET_FILTER		_IOW('$', 6, char *)
 #define PERF_EVENT_IOC_ID			_IOR('$', 7, __u64 *)
 #define PERF_EVENT_IOC_SET_BPF			_IOW('$', 8, __u32)
@@ -529,7 +529,7 @@ struct perf_event_mmap_page {
 	__u64	time_mask;
 
 	/* Padding so that the ring control words start at byte 1024. */
-	__u8	__reserved[116*8];
+	__u8	__reserved[116 * 8];
 
 	/*
 	 * The data ring.  data_head only grows; user space reads it, issues

@@ -415,7 +415,7 @@ TEST(ioctl_encodings)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		EXPECT_EQ('$', _IOC_TYPE(t[i].req)) TH_LOG("%s", t[i].name);
 		EXPECT_EQ(t[i].dir, _IOC_DIR(t[i].req)) TH_LOG("%s", t[i].name);
 		EXPECT_EQ(t[i].nr, _IOC_NR(t[i].req)) TH_LOG("%s", t[i].name);
@@ -445,7 +445,7 @@ TEST(kernel_accepts_every_attr_size)
 	unsigned int i;
 	int fd;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		sw_attr(&attr, PERF_COUNT_SW_DUMMY);
 		attr.size = sizes[i];
 		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);

@@ -76,195 +76,396 @@ static void big_dirty_tail(struct perf_event_attr *a, long psz)
 	a->size = 512;
 	((char *)a)[300] = 1;
 }
+
 static void big_clean_tail(struct perf_event_attr *a, long psz)
 {
 	a->size = 512;
 }
+
 static void page_size(struct perf_event_attr *a, long psz)
 {
 	a->size = psz;
 }
+
 static void over_page_size(struct perf_event_attr *a, long psz)
 {
 	a->size = psz + 8;
 }
+
 static void below_ver0(struct perf_event_attr *a, long psz)
 {
 	a->size = PERF_ATTR_SIZE_VER0 - 8;
 }
+
 static void size_zero(struct perf_event_attr *a, long psz)
 {
 	a->size = 0;
 }
+
 static void ver1_hides_tail(struct perf_event_attr *a, long psz)
 {
 	a->size = PERF_ATTR_SIZE_VER1;
 	a->sample_regs_user = 1;	/* beyond VER1: never looked at */
 }
+
 static void type_unknown(struct perf_event_attr *a, long psz)
 {
 	a->type = 0x7fff0000;
 }
+
 static void type_max(struct perf_event_attr *a, long psz)
 {
 	a->type = PERF_TYPE_MAX;
 }
+
 static void sw_config_max(struct perf_event_attr *a, long psz)
 {
 	a->config = PERF_COUNT_SW_MAX;
 }
+
 static void sw_bpf_output(struct perf_event_attr *a, long psz)
 {
 	a->config = PERF_COUNT_SW_BPF_OUTPUT;
 }
+
 static void sw_cgroup_switches(struct perf_event_attr *a, long psz)
 {
 	a->config = PERF_COUNT_SW_CGROUP_SWITCHES;
 }
+
 static void reserved_1(struct perf_event_attr *a, long psz)
 {
 	a->__reserved_1 = 1;
 }
+
 static void reserved_2(struct perf_event_attr *a, long psz)
 {
 	a->__reserved_2 = 1;
 }
+
 static void reserved_3(struct perf_event_attr *a, long psz)
 {
 	a->__reserved_3 = 1U << 28;
 }
+
 static void sample_type_max(struct perf_event_attr *a, long psz)
 {
 	a->sample_type = PERF_SAMPLE_MAX;
 }
+
 static void read_format_max(struct perf_event_attr *a, long psz)
 {
 	a->read_format = PERF_FORMAT_MAX;
 }
+
 static void freq_too_high(struct perf_event_attr *a, long psz)
 {
 	a->freq = 1;
 	a->sample_freq = 1000000000;	/* far above perf_event_max_sample_rate */
 }
+
 static void period_top_bit(struct perf_event_attr *a, long psz)
 {
 	a->sample_period = 1ULL << 63;
 }
+
 static void sigtrap_alone(struct perf_event_attr *a, long psz)
 {
 	a->sigtrap = 1;			/* needs remove_on_exec */
 }
+
 static void sigtrap_remove_on_exec(struct perf_event_attr *a, long psz)
 {
 	a->sigtrap = 1;
 	a->remove_on_exec = 1;
 }
+
 static void inherit_thread_alone(struct perf_event_attr *a, long psz)
 {
 	a->inherit_thread = 1;		/* needs inherit */
 }
+
 static void bad_clockid(struct perf_event_attr *a, long psz)
 {
 	a->use_clockid = 1;
 	a->clockid = 1000;
 }
+
 static void deep_callchain(struct perf_event_attr *a, long psz)
 {
 	a->sample_period = 100000;
 	a->sample_type = PERF_SAMPLE_CALLCHAIN;
 	a->sample_max_stack = 65535;	/* above perf_event_max_stack */
 }
+
 static void branch_stack_on_sw(struct perf_event_attr *a, long psz)
 {
 	a->sample_period = 100000;
 	a->sample_type = PERF_SAMPLE_BRANCH_STACK;
 	a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 }
+
 static void stack_user_unaligned(struct perf_event_attr *a, long psz)
 {
 	a->sample_period = 100000;
 	a->sample_type = PERF_SAMPLE_STACK_USER;
 	a->sample_stack_user = 3;
 }
+
 static void exclusive(struct perf_event_attr *a, long psz)
 {
 	a->exclusive = 1;
 }
+
 static void pinned(struct perf_event_attr *a, long psz)
 {
 	a->pinned = 1;
 }
+
 static void inherit(struct perf_event_attr *a, long psz)
 {
 	a->inherit = 1;
 }
 
-#define CASE(name, ...) \
-	FIXTURE_VARIANT_ADD(bad_open, name) { __VA_ARGS__ }
-
 /* attr.size */
-CASE(size_big_dirty_tail, .edit = big_dirty_tail, .err = E2BIG,
-     .size_back = sizeof(struct perf_event_attr));
-CASE(size_big_clean_tail, .edit = big_clean_tail);
-CASE(size_page, .edit = page_size);
-CASE(size_over_page, .edit = over_page_size, .err = E2BIG,
-     .size_back = sizeof(struct perf_event_attr));
-CASE(size_below_ver0, .edit = below_ver0, .err = E2BIG,
-     .size_back = sizeof(struct perf_event_attr));
-CASE(size_zero_is_ver0, .edit = size_zero);
-CASE(size_ver1_ignores_tail, .edit = ver1_hides_tail);
+FIXTURE_VARIANT_ADD(bad_open, size_big_dirty_tail) {
+	.edit = big_dirty_tail,
+	.err = E2BIG,
+	.size_back = sizeof(struct perf_event_attr),
+};
+
+FIXTURE_VARIANT_ADD(bad_open, size_big_clean_tail) {
+	.edit = big_clean_tail,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, size_page) {
+	.edit = page_size,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, size_over_page) {
+	.edit = over_page_size,
+	.err = E2BIG,
+	.size_back = sizeof(struct perf_event_attr),
+};
+
+FIXTURE_VARIANT_ADD(bad_open, size_below_ver0) {
+	.edit = below_ver0,
+	.err = E2BIG,
+	.size_back = sizeof(struct perf_event_attr),
+};
+
+FIXTURE_VARIANT_ADD(bad_open, size_zero_is_ver0) {
+	.edit = size_zero,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, size_ver1_ignores_tail) {
+	.edit = ver1_hides_tail,
+};
+
 /* attr.type and attr.config */
-CASE(type_unknown, .edit = type_unknown, .err = ENOENT);
-CASE(type_max, .edit = type_max, .err = ENOENT);
-CASE(sw_config_max, .edit = sw_config_max, .err = ENOENT);
-CASE(sw_bpf_output, .edit = sw_bpf_output);
-CASE(sw_cgroup_switches, .edit = sw_cgroup_switches);
+FIXTURE_VARIANT_ADD(bad_open, type_unknown) {
+	.edit = type_unknown,
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, type_max) {
+	.edit = type_max,
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sw_config_max) {
+	.edit = sw_config_max,
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sw_bpf_output) {
+	.edit = sw_bpf_output,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sw_cgroup_switches) {
+	.edit = sw_cgroup_switches,
+};
+
 /* reserved and out-of-range bits */
-CASE(reserved_1, .edit = reserved_1, .err = EINVAL);
-CASE(reserved_2, .edit = reserved_2, .err = EINVAL);
+FIXTURE_VARIANT_ADD(bad_open, reserved_1) {
+	.edit = reserved_1,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, reserved_2) {
+	.edit = reserved_2,
+	.err = EINVAL,
+};
+
 /* 6.18: EINVAL; 6.12.117 (aux_action backported) still to be checked */
-CASE(reserved_3, .edit = reserved_3, .err = EINVAL);
-CASE(sample_type_max, .edit = sample_type_max, .err = EINVAL);
-CASE(read_format_max, .edit = read_format_max, .err = EINVAL);
-CASE(flags_unknown, .flags = 1UL << 4, .err = EINVAL);
-CASE(flags_top_bit, .flags = 1UL << (sizeof(long) * 8 - 1), .err = EINVAL);
+FIXTURE_VARIANT_ADD(bad_open, reserved_3) {
+	.edit = reserved_3,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sample_type_max) {
+	.edit = sample_type_max,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, read_format_max) {
+	.edit = read_format_max,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, flags_unknown) {
+	.flags = 1UL << 4,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, flags_top_bit) {
+	.flags = 1UL << (sizeof(long) * 8 - 1),
+	.err = EINVAL,
+};
+
 /* sampling setup */
-CASE(freq_too_high, .edit = freq_too_high, .err = EINVAL);
-CASE(period_top_bit, .edit = period_top_bit, .err = EINVAL);
-CASE(sigtrap_alone, .edit = sigtrap_alone, .err = EINVAL);
-CASE(sigtrap_remove_on_exec, .edit = sigtrap_remove_on_exec);
-CASE(inherit_thread_alone, .edit = inherit_thread_alone, .err = EINVAL);
-CASE(bad_clockid, .edit = bad_clockid, .err = EINVAL);
-CASE(deep_callchain, .edit = deep_callchain, .err = EOVERFLOW);
-CASE(branch_stack_on_sw, .edit = branch_stack_on_sw, .err = EOPNOTSUPP);
-CASE(stack_user_unaligned, .edit = stack_user_unaligned, .err = EINVAL);
+FIXTURE_VARIANT_ADD(bad_open, freq_too_high) {
+	.edit = freq_too_high,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, period_top_bit) {
+	.edit = period_top_bit,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sigtrap_alone) {
+	.edit = sigtrap_alone,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sigtrap_remove_on_exec) {
+	.edit = sigtrap_remove_on_exec,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, inherit_thread_alone) {
+	.edit = inherit_thread_alone,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, bad_clockid) {
+	.edit = bad_clockid,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, deep_callchain) {
+	.edit = deep_callchain,
+	.err = EOVERFLOW,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, branch_stack_on_sw) {
+	.edit = branch_stack_on_sw,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, stack_user_unaligned) {
+	.edit = stack_user_unaligned,
+	.err = EINVAL,
+};
+
 /* pid and cpu */
-CASE(pid_minus2, .target = PID_MINUS2, .err = ESRCH);
-CASE(pid_reaped, .target = REAPED_PID, .err = ESRCH);
-CASE(no_pid_no_cpu, .target = NO_TASK, .err = EINVAL);
-CASE(cpu_minus2, .target = CPU_MINUS2, .err = EINVAL);
-CASE(cpu_huge, .target = CPU_HUGE, .err = EINVAL);
-CASE(cpu_past_end, .target = CPU_PAST_END, .err = EINVAL);
+FIXTURE_VARIANT_ADD(bad_open, pid_minus2) {
+	.target = PID_MINUS2,
+	.err = ESRCH,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, pid_reaped) {
+	.target = REAPED_PID,
+	.err = ESRCH,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, no_pid_no_cpu) {
+	.target = NO_TASK,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, cpu_minus2) {
+	.target = CPU_MINUS2,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, cpu_huge) {
+	.target = CPU_HUGE,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, cpu_past_end) {
+	.target = CPU_PAST_END,
+	.err = EINVAL,
+};
+
 /* group_fd */
-CASE(group_devnull, .group = GROUP_DEVNULL, .err = EBADF);
-CASE(group_closed, .group = GROUP_CLOSED, .err = EBADF);
-CASE(group_minus2, .group = GROUP_MINUS2, .err = EBADF);
-CASE(group_member, .group = GROUP_LEADER);
-CASE(group_member_exclusive, .group = GROUP_LEADER, .edit = exclusive,
-     .err = EINVAL);
-CASE(group_member_pinned, .group = GROUP_LEADER, .edit = pinned,
-     .err = EINVAL);
-CASE(group_member_inherit, .group = GROUP_LEADER, .edit = inherit,
-     .err = EINVAL);
-CASE(group_member_other_cpu, .group = GROUP_LEADER, .target = FOREIGN_CPU,
-     .err = EINVAL);
-CASE(group_member_other_task, .group = GROUP_LEADER,
-     .target = FOREIGN_TASK, .err = EINVAL);
+FIXTURE_VARIANT_ADD(bad_open, group_devnull) {
+	.group = GROUP_DEVNULL,
+	.err = EBADF,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_closed) {
+	.group = GROUP_CLOSED,
+	.err = EBADF,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_minus2) {
+	.group = GROUP_MINUS2,
+	.err = EBADF,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_member) {
+	.group = GROUP_LEADER,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_member_exclusive) {
+	.group = GROUP_LEADER,
+	.edit = exclusive,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_member_pinned) {
+	.group = GROUP_LEADER,
+	.edit = pinned,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_member_inherit) {
+	.group = GROUP_LEADER,
+	.edit = inherit,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_member_other_cpu) {
+	.group = GROUP_LEADER,
+	.target = FOREIGN_CPU,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, group_member_other_task) {
+	.group = GROUP_LEADER,
+	.target = FOREIGN_TASK,
+	.err = EINVAL,
+};
+
 /* flags */
-CASE(flag_fd_output_alone, .flags = PERF_FLAG_FD_OUTPUT);
-CASE(flag_no_group_alone, .flags = PERF_FLAG_FD_NO_GROUP);
-CASE(flag_cloexec, .flags = PERF_FLAG_FD_CLOEXEC);
-CASE(flag_pid_cgroup_any_cpu, .flags = PERF_FLAG_PID_CGROUP, .err = EINVAL);
+FIXTURE_VARIANT_ADD(bad_open, flag_fd_output_alone) {
+	.flags = PERF_FLAG_FD_OUTPUT,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, flag_no_group_alone) {
+	.flags = PERF_FLAG_FD_NO_GROUP,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, flag_cloexec) {
+	.flags = PERF_FLAG_FD_CLOEXEC,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, flag_pid_cgroup_any_cpu) {
+	.flags = PERF_FLAG_PID_CGROUP,
+	.err = EINVAL,
+};
 
 /* One past the highest CPU in /sys/devices/system/cpu/possible. */
 static int cpu_past_possible(void)
@@ -297,8 +498,7 @@ static pid_t sleeping_child(void)
 	return pid;
 }
 
-static void pick_target(FIXTURE_DATA(bad_open) *self, enum target t,
-			pid_t *pid, int *cpu)
+static void pick_target(enum target t, pid_t *child, pid_t *pid, int *cpu)
 {
 	pid_t reaped;
 
@@ -333,13 +533,13 @@ static void pick_target(FIXTURE_DATA(bad_open) *self, enum target t,
 		*cpu = 0;
 		break;
 	case FOREIGN_TASK:
-		self->child = sleeping_child();
-		*pid = self->child;
+		*child = sleeping_child();
+		*pid = *child;
 		break;
 	}
 }
 
-static int pick_group(FIXTURE_DATA(bad_open) *self, enum group g)
+static int pick_group(enum group g, int *leader)
 {
 	int fd;
 
@@ -347,11 +547,11 @@ static int pick_group(FIXTURE_DATA(bad_open) *self, enum group g)
 	case NO_GROUP:
 		return -1;
 	case GROUP_LEADER:
-		self->leader = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1, 0);
-		return self->leader;
+		*leader = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1, 0);
+		return *leader;
 	case GROUP_DEVNULL:
-		self->leader = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		return self->leader;
+		*leader = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		return *leader;
 	case GROUP_CLOSED:
 		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		close(fd);
@@ -371,8 +571,8 @@ TEST_F(bad_open, result)
 
 	if (psz + 8 > ATTR_BUF)
 		SKIP(return, "page size %ld too large for the buffer", psz);
-	pick_target(self, variant->target, &pid, &cpu);
-	group = pick_group(self, variant->group);
+	pick_target(variant->target, &self->child, &pid, &cpu);
+	group = pick_group(variant->group, &self->leader);
 	if (variant->group == GROUP_LEADER && group < 0)
 		SKIP(return, "cannot open a group leader: %s", strerror(-group));
 	if (variant->edit)

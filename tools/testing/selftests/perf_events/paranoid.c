@@ -37,15 +37,19 @@ FIXTURE_VARIANT(paranoid) {
 FIXTURE_VARIANT_ADD(paranoid, level_minus_1) {
 	.level = -1, .expect = { OK, OK, OK, EACCES },
 };
+
 FIXTURE_VARIANT_ADD(paranoid, level_0) {
 	.level = 0, .expect = { OK, OK, OK, EACCES },
 };
+
 FIXTURE_VARIANT_ADD(paranoid, level_1) {
 	.level = 1, .expect = { OK, OK, EACCES, EACCES },
 };
+
 FIXTURE_VARIANT_ADD(paranoid, level_2) {
 	.level = 2, .expect = { OK, EACCES, EACCES, EACCES },
 };
+
 /*
  * Level 3 is a Debian addition (CONFIG_SECURITY_PERF_EVENTS_RESTRICT makes
  * it the default): no unprivileged perf_event_open at all.  Upstream

@@ -22,6 +22,15 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+/*
+ * Make the compiler emit every memory access written before this point and
+ * reload memory after it, so that test workloads are not optimised away.
+ */
+static inline void compiler_barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+
 /* A counting software event on the caller, set up the way most tests want. */
 static inline void sw_attr(struct perf_event_attr *attr, __u64 config)
 {

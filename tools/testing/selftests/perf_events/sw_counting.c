@@ -30,8 +30,10 @@ static void touch_fresh_pages(int n)
 
 	if (p == MAP_FAILED)
 		return;
-	for (i = 0; i < n; i++)
-		((volatile char *)p)[i * psz] = 1;
+	for (i = 0; i < n; i++) {
+		p[i * psz] = 1;
+		compiler_barrier();
+	}
 	munmap(p, n * psz);
 }
 
@@ -86,11 +88,13 @@ static int hop_cpus(void)
 static void unaligned_accesses(void)
 {
 	static char buf[64];
-	volatile uint64_t *p = (volatile uint64_t *)(buf + 3);
+	uint64_t *p = (uint64_t *)(buf + 3);
 	int i;
 
-	for (i = 0; i < 1000; i++)
+	for (i = 0; i < 1000; i++) {
 		*p += i;
+		compiler_barrier();
+	}
 }
 
 enum expect {
@@ -127,39 +131,48 @@ FIXTURE_VARIANT_ADD(sw, cpu_clock) {
 	.config = PERF_COUNT_SW_CPU_CLOCK, .work = work_spin,
 	.expect = AT_LEAST, .min = 10 * 1000 * 1000,
 };
+
 FIXTURE_VARIANT_ADD(sw, task_clock) {
 	.config = PERF_COUNT_SW_TASK_CLOCK, .work = work_spin,
 	.expect = AT_LEAST, .min = 10 * 1000 * 1000,
 };
+
 FIXTURE_VARIANT_ADD(sw, page_faults) {
 	.config = PERF_COUNT_SW_PAGE_FAULTS, .work = work_pages,
 	.expect = AT_LEAST, .min = NPAGES,
 };
+
 FIXTURE_VARIANT_ADD(sw, page_faults_min) {
 	.config = PERF_COUNT_SW_PAGE_FAULTS_MIN, .work = work_pages,
 	.expect = AT_LEAST, .min = NPAGES,
 };
+
 /* switches happen in the kernel: user-only counting sees none */
 FIXTURE_VARIANT_ADD(sw, context_switches) {
 	.config = PERF_COUNT_SW_CONTEXT_SWITCHES, .kernel = 1,
 	.work = work_sleeps, .expect = AT_LEAST, .min = NSLEEPS / 2,
 };
+
 FIXTURE_VARIANT_ADD(sw, context_switches_user_only) {
 	.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
 	.work = work_sleeps, .expect = ZERO,
 };
+
 FIXTURE_VARIANT_ADD(sw, cpu_migrations) {
 	.config = PERF_COUNT_SW_CPU_MIGRATIONS, .kernel = 1,
 	.work = work_hops, .expect = AT_LEAST, .min = 1, .need_cpus = 2,
 };
+
 FIXTURE_VARIANT_ADD(sw, alignment_faults) {
 	.config = PERF_COUNT_SW_ALIGNMENT_FAULTS, .kernel = 1,
 	.work = work_everything, .expect = ZERO,
 };
+
 FIXTURE_VARIANT_ADD(sw, emulation_faults) {
 	.config = PERF_COUNT_SW_EMULATION_FAULTS, .kernel = 1,
 	.work = work_everything, .expect = ZERO,
 };
+
 FIXTURE_VARIANT_ADD(sw, dummy) {
 	.config = PERF_COUNT_SW_DUMMY, .kernel = 1,
 	.work = work_everything, .expect = ZERO,
@@ -170,7 +183,7 @@ FIXTURE_SETUP(sw)
 	struct perf_event_attr attr;
 	cpu_set_t allowed;
 
-#if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)
+#if !defined(__x86_64__) && !defined(__i386) && !defined(__aarch64__)
 	if (variant->config == PERF_COUNT_SW_ALIGNMENT_FAULTS ||
 	    variant->config == PERF_COUNT_SW_EMULATION_FAULTS)
 		SKIP(return, "fault counts are only known on x86 and arm64");
@@ -202,10 +215,13 @@ TEST_F(sw, counts_own_work)
 
 	variant->work();
 	ASSERT_EQ(sizeof(v), read(self->fd, v, sizeof(v)));
-	if (variant->expect == ZERO) {
+	switch (variant->expect) {
+	case ZERO:
 		EXPECT_EQ(0, v[0]);
-	} else {
+		break;
+	case AT_LEAST:
 		EXPECT_LE(variant->min, v[0]);
+		break;
 	}
 	/* a software event is never multiplexed */
 	EXPECT_LT(0, v[1]);

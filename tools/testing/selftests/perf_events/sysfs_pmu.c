@@ -32,9 +32,11 @@ FIXTURE_VARIANT(fixed) {
 FIXTURE_VARIANT_ADD(fixed, software) {
 	.pmu = "software", .type = PERF_TYPE_SOFTWARE,
 };
+
 FIXTURE_VARIANT_ADD(fixed, tracepoint) {
 	.pmu = "tracepoint", .type = PERF_TYPE_TRACEPOINT, .optional = 1,
 };
+
 FIXTURE_VARIANT_ADD(fixed, breakpoint) {
 	.pmu = "breakpoint", .type = PERF_TYPE_BREAKPOINT, .optional = 1,
 };
@@ -110,7 +112,7 @@ TEST(dynamic_types_are_above_fixed)
 	unsigned int i, seen = 0;
 	long type;
 
-	for (i = 0; i < sizeof(dyn) / sizeof(dyn[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(dyn); i++) {
 		if (pmu_type(dyn[i], &type))
 			continue;
 		EXPECT_LE(PERF_TYPE_MAX, type) TH_LOG("%s", dyn[i]);

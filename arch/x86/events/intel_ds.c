@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU Intel debug store area, which the CPU entry area maps for
+ * every CPU.  It belongs to the (not yet built) Intel PEBS/BTS support and
+ * stays unused until then.
+ */
+#include <linux/percpu.h>
+#include <asm/intel_ds.h>
+
+DEFINE_PER_CPU_PAGE_ALIGNED(struct debug_store, cpu_debug_store);

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Turning counting on and off: enable_on_exec, prctl(PR_TASK_PERF_EVENTS_
+ * DISABLE/ENABLE) on the events a task created, and the group flag of the
+ * ENABLE/DISABLE/RESET ioctls.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+
+/* Spin for about @ms of CPU time. */
+static void burn(int ms)
+{
+	struct timespec start, now;
+	unsigned long n = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	do {
+		for (int i = 0; i < 10000; i++) {
+			n++;
+			/* n passes through the asm, so the loop stays */
+			__asm__ __volatile__("" : "+r"(n));
+		}
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 +
+		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
+}
+
+static int open_clock(pid_t pid, int group, int disabled, int on_exec)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = !!disabled;
+	attr.enable_on_exec = !!on_exec;
+	fd = sys_perf_event_open(&attr, pid, -1, group, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* The child re-executes this program with "burn" to spin after exec. */
+static const char *self_exe = "/proc/self/exe";
+
+TEST(enable_on_exec_counts_from_exec)
+{
+	int go[2], fd;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		burn(50);	/* before exec: must not count */
+		execl(self_exe, self_exe, "burn", NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	fd = open_clock(pid, -1, 1, 1);
+	if (fd == -EACCES) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		SKIP(return, "perf_event_open not permitted");
+	}
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, read_count(fd));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	/* the 50 ms after exec count, the 50 ms before do not */
+	EXPECT_LT(30 * 1000000LL, read_count(fd));
+	EXPECT_GT(95 * 1000000LL, read_count(fd));
+	close(fd);
+}
+
+TEST(prctl_disables_and_enables_own_events)
+{
+	int64_t a, b, c;
+	int fd;
+
+	fd = open_clock(0, -1, 0, 0);
+	if (fd == -EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, fd);
+	burn(20);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	a = read_count(fd);
+	burn(20);
+	b = read_count(fd);
+	EXPECT_EQ(a, b);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	burn(20);
+	c = read_count(fd);
+	EXPECT_LT(b + 10 * 1000000LL, c);
+	close(fd);
+}
+
+FIXTURE(group) {
+	int leader;
+	int sibling;
+};
+
+FIXTURE_SETUP(group)
+{
+	self->leader = open_clock(0, -1, 0, 0);
+	if (self->leader == -EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, self->leader);
+	self->sibling = open_clock(0, self->leader, 0, 0);
+	ASSERT_LE(0, self->sibling);
+}
+
+FIXTURE_TEARDOWN(group)
+{
+	if (self->sibling >= 0)
+		close(self->sibling);
+	if (self->leader >= 0)
+		close(self->leader);
+}
+
+TEST_F(group, disable_group_stops_siblings)
+{
+	int64_t s1, s2;
+
+	burn(10);
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_DISABLE,
+			   PERF_IOC_FLAG_GROUP));
+	s1 = read_count(self->sibling);
+	burn(20);
+	s2 = read_count(self->sibling);
+	EXPECT_EQ(s1, s2);
+	EXPECT_LT(0, s1);
+}
+
+TEST_F(group, disable_leader_alone_stops_group)
+{
+	int64_t s1, s2;
+
+	/* a sibling only counts while its leader is on the PMU */
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_DISABLE, 0));
+	s1 = read_count(self->sibling);
+	burn(20);
+	s2 = read_count(self->sibling);
+	EXPECT_EQ(s1, s2);
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_ENABLE, 0));
+	burn(20);
+	EXPECT_LT(s2 + 10 * 1000000LL, read_count(self->sibling));
+}
+
+TEST_F(group, reset_group_zeroes_all)
+{
+	burn(10);
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_DISABLE,
+			   PERF_IOC_FLAG_GROUP));
+	ASSERT_EQ(0, ioctl(self->sibling, PERF_EVENT_IOC_RESET,
+			   PERF_IOC_FLAG_GROUP));
+	EXPECT_EQ(0, read_count(self->leader));
+	EXPECT_EQ(0, read_count(self->sibling));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "burn")) {
+		burn(50);
+		return 0;
+	}
+	return test_harness_run(argc, argv);
+}
