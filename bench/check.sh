@@ -16,6 +16,7 @@ for arch in $archs; do
 	image=$("$TOP/bench/kernel.sh" "$arch" "$kernel" "$debug" | tail -n 1)
 	initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)
 	logfile=$BUILD/check-$kernel-$arch.log
+	[ "$debug" = 1 ] && logfile=$BUILD/check-$kernel-$arch-debug.log
 	log "booting $kernel $arch (log: $logfile)"
 	"$TOP/bench/boot.sh" "$arch" "$image" "$initrd" check "$logfile" > /dev/null
 	# tests stock itself fails here, and on the series the upstream tests

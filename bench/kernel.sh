@@ -15,8 +15,12 @@ frags="$TOP/bench/configs/common.config $TOP/bench/configs/$arch.config"
 [ "$debug" = 1 ] && frags="$frags $TOP/bench/configs/debug.config"
 # shellcheck disable=SC2086
 sum=$(cat $frags | sha1sum | cut -d' ' -f1)
+# LOCALVERSION= keeps uname -r the same as stock's (no "+" for the git
+# series tree); the make variables of our caller must not leak into kbuild.
 kmake() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$(cross_compile "$arch")" "$@"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "$src" O="$out" ARCH="$karch" \
+		CROSS_COMPILE="$(cross_compile "$arch")" LOCALVERSION= "$@"
 }
 
 mkdir -p "$out"

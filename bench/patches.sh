@@ -63,8 +63,23 @@ Source kernel/events/Kconfig, build arch/arm64/kernel/perf/, keep the
 shared ARM PMU framework to 32-bit ARM, link the documentation and list
 the new files in MAINTAINERS." .
 g branch -q -f series
+g config branch.series.description "perf: a clean-room perf_event subsystem
+
+This series replaces the perf_event implementation of Linux 6.12 with one
+written from the specification: the perf_event_open(2) manual page, the
+perf design document and the in-kernel contract in
+include/linux/perf_event.h.  User space must not be able to tell it from
+the stock implementation.
+
+It builds and boots on x86_64 and arm64 and provides the ABI header, the
+core (task and CPU contexts, groups, the system call and its checks,
+inheritance, read formats, the software PMU) and tests: KUnit for the
+core's pure logic and kselftests that pass on the stock kernel as well.
+Documentation/perf-core/status.rst lists what is not built yet and the
+errno each missing feature returns."
 rm -rf "$out" && mkdir -p "$out"
-g format-patch -q --irreversible-delete --cover-letter -o "$out" base..series
+g format-patch -q --irreversible-delete --cover-letter \
+	--cover-from-description=auto -o "$out" base..series
 log "patches in $out"
 status=0
 for p in "$out"/0*.patch; do

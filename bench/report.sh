@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Read a guest console log and print one line per suite: KUnit suites from
 # their KTAP summary, kselftest programs from the harness totals.  A program
-# that printed no totals (crash, timeout) counts as one failure.
+# that printed no totals (crash, timeout) counts as one failure, and so does
+# any BUG, WARNING, KASAN or lockdep report of the kernel in the log.
 # Usage: report.sh LABEL LOG [SKIPLIST]; appends "pass fail skip" to $TALLY.
 . "$(dirname "$0")/lib.sh"
 
@@ -57,10 +58,19 @@ prog != "" && /# Totals: pass:/ {
 	next
 }
 /^@@BENCH-DONE/ { done = 1 }
+# complaints of the kernel itself: any of these fails the run
+/(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak:|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic)/ {
+	if (!nsplat++)
+		first_splat = $0
+}
 END {
 	if (prog != "")
 		out(prog, 0, 1, 0, " (guest died while it ran)")
 	if (!done)
 		out("guest", 0, 1, 0, " (the guest did not finish its run)")
+	if (nsplat)
+		out("kernel-log", 0, 1, 0, " (" nsplat " splat lines; first: " first_splat ")")
+	else
+		out("kernel-log", 1, 0, 0, " (no BUG/WARNING/KASAN/lockdep reports)")
 	printf "%d %d %d\n", P, F, S >> tally
 }' "$logfile"

@@ -8,7 +8,7 @@
 
 [ -e "$BASE/.bench-version" ] || die "no base: run bench/base.sh"
 
-if [ ! -e "$SERIES/.bench-base" ]; then
+if [ ! -e "$SERIES/.git/bench-base" ]; then
 	log "creating the series tree"
 	rm -rf "$SERIES"
 	cp -a "$BASE" "$SERIES.tmp"
@@ -21,7 +21,7 @@ if [ ! -e "$SERIES/.bench-base" ]; then
 	for p in $OWNED_PATHS $REMOVED_PATHS; do
 		rm -rf "${SERIES:?}.tmp/$p"
 	done
-	cat "$BASE/.bench-version" > "$SERIES.tmp/.bench-base"
+	cat "$BASE/.bench-version" > "$SERIES.tmp/.git/bench-base"
 	mv "$SERIES.tmp" "$SERIES"
 fi
 

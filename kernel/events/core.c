@@ -109,6 +109,8 @@ static void event_free_rcu(struct rcu_head *head)
 /* Undo perf_event_alloc(); the event is in no context any more. */
 void perf_event_free(struct perf_event *event)
 {
+	if (event->parent)
+		perf_event_put(event->parent);
 	if (event->destroy)
 		event->destroy(event);
 	if (event->pmu_ctx)
@@ -133,6 +135,13 @@ static int perf_event_alloc_check(struct perf_event *event,
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
 	return 0;
+}
+
+/* Drop a reference (the file's, a child's, or a transient one). */
+void perf_event_put(struct perf_event *event)
+{
+	if (atomic_long_dec_and_test(&event->refcount))
+		perf_event_free(event);
 }
 
 /*
@@ -270,6 +279,16 @@ int perf_event_attach(struct perf_event *event,
 	return 0;
 }
 
+/* Add an event to the context of a task that has not run yet. */
+void perf_event_install_new(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	raw_spin_lock_irq(&ctx->lock);
+	event_add_to_ctx(event, ctx);
+	raw_spin_unlock_irq(&ctx->lock);
+}
+
 /* Make an attached event part of its context; ctx->mutex held. */
 void perf_event_install(struct perf_event *event)
 {
@@ -315,7 +334,7 @@ static void remove_fn(struct perf_event_context *ctx,
 }
 
 /* Take an event out of its context for good; ctx->mutex held. */
-static void perf_event_remove(struct perf_event *event)
+void perf_event_remove(struct perf_event *event)
 {
 	lockdep_assert_held(&event->ctx->mutex);
 	perf_ctx_call(event->ctx, event, remove_fn, NULL);
@@ -346,10 +365,11 @@ int perf_event_release_kernel(struct perf_event *event)
 	struct perf_event_context *ctx = event->ctx;
 
 	owner_detach(event);
+	perf_inherit_release(event);
 	mutex_lock(&ctx->mutex);
 	perf_event_remove(event);
 	mutex_unlock(&ctx->mutex);
-	perf_event_free(event);
+	perf_event_put(event);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perf_event_release_kernel);
@@ -422,12 +442,51 @@ void perf_event_disable(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
 
-/* Apply @op to the event, or with @group to its whole group. */
+/*
+ * The members of @event's group with a reference each, so that they can be
+ * used after ctx->mutex is dropped; *@nr is 0 if memory ran out.
+ */
+struct perf_event **perf_group_get(struct perf_event *event, int *nr)
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_event *leader, *sibling, **members;
+	int n = 0, i;
+
+	mutex_lock(&ctx->mutex);
+	leader = event->group_leader;
+	members = kcalloc(1 + leader->nr_siblings, sizeof(*members),
+			  GFP_KERNEL);
+	if (members) {
+		members[n++] = leader;
+		list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
+			members[n++] = sibling;
+		for (i = 0; i < n; i++)
+			atomic_long_inc(&members[i]->refcount);
+	}
+	mutex_unlock(&ctx->mutex);
+	*nr = n;
+	return members;
+}
+
+void perf_group_put(struct perf_event **members, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		perf_event_put(members[i]);
+	kfree(members);
+}
+
+/*
+ * Apply @op to the event, or with @group to its whole group, and to their
+ * clones in child tasks.
+ */
 void perf_event_for_group(struct perf_event *event, bool group,
 			  void (*op)(struct perf_event *event))
 {
 	struct perf_event_context *ctx = event->ctx;
-	struct perf_event *sibling;
+	struct perf_event *sibling, **members;
+	int nr, i;
 
 	mutex_lock(&ctx->mutex);
 	if (!group) {
@@ -439,6 +498,16 @@ void perf_event_for_group(struct perf_event *event, bool group,
 			op(sibling);
 	}
 	mutex_unlock(&ctx->mutex);
+
+	/* the clones in child tasks follow (child_mutex nests outside) */
+	if (!group) {
+		perf_inherit_apply(event, op);
+		return;
+	}
+	members = perf_group_get(event, &nr);
+	for (i = 0; i < nr; i++)
+		perf_inherit_apply(members[i], op);
+	perf_group_put(members, nr);
 }
 
 void perf_event_enable_locked(struct perf_event *event)
@@ -492,21 +561,6 @@ int perf_event_task_disable(void)
 	return task_events_apply(perf_event_disable_locked);
 }
 
-/* fork: the child starts with no events (inheritance is not built yet). */
-int perf_event_init_task(struct task_struct *child, u64 clone_flags)
-{
-	child->perf_event_ctxp = NULL;
-	mutex_init(&child->perf_event_mutex);
-	INIT_LIST_HEAD(&child->perf_event_list);
-	return 0;
-}
-
-/* fork failed after perf_event_init_task(): nothing was attached. */
-void perf_event_free_task(struct task_struct *task)
-{
-	WARN_ON_ONCE(task->perf_event_ctxp);
-}
-
 void perf_event_delayed_put(struct task_struct *task)
 {
 	WARN_ON_ONCE(task->perf_event_ctxp);
@@ -521,21 +575,24 @@ static void exit_ctx_fn(struct perf_event_context *ctx,
 		if (live)
 			perf_event_sched_out(event);
 		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
-		wake_up_all(&event->waitq);
 	}
 }
 
-/* Detach the task's context: its events stop and keep their last counts. */
-static void task_ctx_detach(struct task_struct *task)
+/*
+ * Detach the task's context: its events stop and keep their last counts.
+ * Returns the context with the task's reference, for the caller to drop.
+ */
+static struct perf_event_context *task_ctx_detach(struct task_struct *task)
 {
 	struct perf_cpu_context *cpuctx;
 	struct perf_event_context *ctx;
+	struct perf_event *event;
 
 	mutex_lock(&task->perf_event_mutex);
 	ctx = task->perf_event_ctxp;
 	if (!ctx) {
 		mutex_unlock(&task->perf_event_mutex);
-		return;
+		return NULL;
 	}
 	mutex_lock(&ctx->mutex);
 	/* @task is current: its context is live here if anywhere */
@@ -551,10 +608,30 @@ static void task_ctx_detach(struct task_struct *task)
 	WRITE_ONCE(ctx->task, PERF_TASK_GONE);
 	raw_spin_unlock(&ctx->lock);
 	local_irq_enable();
+	/* pollers learn of the exit outside the raw lock */
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		wake_up_all(&event->waitq);
 	mutex_unlock(&ctx->mutex);
 	mutex_unlock(&task->perf_event_mutex);
 	put_task_struct(task);		/* the context's reference */
+	return ctx;
+}
+
+/* Detach and let go of the task's context, handing back inherited events. */
+static void task_ctx_exit(struct task_struct *task)
+{
+	struct perf_event_context *ctx = task_ctx_detach(task);
+
+	if (!ctx)
+		return;
+	perf_inherit_exit(ctx);
 	perf_ctx_put(ctx);		/* the task's reference */
+}
+
+/* fork failed after perf_event_init_task(): undo the inherited events. */
+void perf_event_free_task(struct task_struct *task)
+{
+	task_ctx_exit(task);
 }
 
 /*
@@ -565,7 +642,7 @@ void perf_event_exit_task(struct task_struct *task)
 {
 	struct perf_event *event, *tmp;
 
-	task_ctx_detach(task);
+	task_ctx_exit(task);
 	if (!(task->flags & PF_EXITING))
 		return;
 	mutex_lock(&task->perf_event_mutex);
@@ -577,28 +654,51 @@ void perf_event_exit_task(struct task_struct *task)
 	mutex_unlock(&task->perf_event_mutex);
 }
 
-static void exec_enable_fn(struct perf_event_context *ctx,
-			   struct perf_event *unused, void *arg, bool live)
+/* What exec does to @event: 1 enable it, -1 remove it, 0 nothing. */
+static int exec_action(struct perf_event *event)
+{
+	if (event->state <= PERF_EVENT_STATE_EXIT)
+		return 0;
+	if (event->attr.remove_on_exec)
+		return -1;
+	if (event->attr.enable_on_exec && event->state == PERF_EVENT_STATE_OFF)
+		return 1;
+	return 0;
+}
+
+static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
+		    void *arg, bool live)
 {
 	struct perf_event *event;
 	bool changed = false;
 
-	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		if (!event->attr.enable_on_exec ||
-		    event->state != PERF_EVENT_STATE_OFF)
-			continue;
-		event->attr.enable_on_exec = 0;
-		event->tstamp = ctx->time;
-		WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
-		changed = true;
-	}
-	if (changed && live) {
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		changed |= exec_action(event) != 0;
+	if (!changed)
+		return;
+	if (live)
 		perf_ctx_sched_out(ctx);
-		perf_ctx_sched_in(ctx);
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		switch (exec_action(event)) {
+		case 1:
+			event->attr.enable_on_exec = 0;
+			event->tstamp = ctx->time;
+			WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+			break;
+		case -1:
+			/* off the task for good; the count stays readable */
+			perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
+			break;
+		}
 	}
+	if (live)
+		perf_ctx_sched_in(ctx);
 }
 
-/* exec: events opened with enable_on_exec start counting now. */
+/*
+ * exec: events opened with enable_on_exec start counting now, those with
+ * remove_on_exec stop for good.
+ */
 void perf_event_exec(void)
 {
 	struct perf_event_context *ctx;
@@ -610,7 +710,7 @@ void perf_event_exec(void)
 		perf_ctx_call(ctx, list_first_entry_or_null(&ctx->event_list,
 							    struct perf_event,
 							    event_entry),
-			      exec_enable_fn, NULL);
+			      exec_fn, NULL);
 		mutex_unlock(&ctx->mutex);
 	}
 	mutex_unlock(&current->perf_event_mutex);

@@ -17,6 +17,8 @@
  * Locking order (outer first)
  * ---------------------------
  *   task->perf_event_mutex      owner lists, task->perf_event_ctxp creation
+ *     event->child_mutex        a parent's list of children (inherit.c);
+ *                               never taken under a ctx->mutex
  *     ctx->mutex                membership of the context (install/remove),
  *                               attr changes, enable/disable requests
  *       pmus_lock (mutex)       the PMU registry (taken alone or under
@@ -51,6 +53,9 @@
 /* ctx->task of a task context whose task has exited */
 #define PERF_TASK_GONE		((struct task_struct *)-1L)
 
+/* event->attach_state: the parent is being released, no new children */
+#define PERF_ATTACH_DYING	0x8000
+
 /* ctx->is_active bits */
 #define PERF_CTX_LIVE		0x1
 
@@ -73,6 +78,11 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr,
 				    perf_overflow_handler_t handler,
 				    void *handler_ctx);
 void perf_event_free(struct perf_event *event);
+void perf_event_put(struct perf_event *event);
+void perf_event_remove(struct perf_event *event);
+void perf_event_install_new(struct perf_event *event);
+struct perf_event **perf_group_get(struct perf_event *event, int *nr);
+void perf_group_put(struct perf_event **members, int nr);
 int perf_event_attach(struct perf_event *event,
 		      struct perf_event_context *ctx);
 void perf_event_install(struct perf_event *event);
@@ -125,6 +135,13 @@ void perf_pmu_put(struct pmu *pmu);
 extern struct perf_event_pmu_context *
 perf_pmu_ctx_get(struct pmu *pmu, struct perf_event_context *ctx, int cpu);
 void perf_pmu_ctx_put(struct perf_event_pmu_context *epc);
+
+/* inherit.c */
+void perf_inherit_exit(struct perf_event_context *ctx);
+void perf_inherit_release(struct perf_event *parent);
+u64 perf_inherit_read(struct perf_event *parent, u64 *enabled, u64 *running);
+void perf_inherit_apply(struct perf_event *parent,
+			void (*op)(struct perf_event *event));
 
 /* sw_event.c */
 void perf_sw_init(void);

@@ -80,95 +80,154 @@ u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {
-	u64 value;
+	u64 value, e = 0, r = 0;
 
+	mutex_lock(&event->child_mutex);
+	value = perf_inherit_read(event, &e, &r);
+	mutex_unlock(&event->child_mutex);
 	mutex_lock(&event->ctx->mutex);
-	value = perf_event_read_count(event, enabled, running);
+	value += perf_event_read_count(event, enabled, running);
 	mutex_unlock(&event->ctx->mutex);
+	*enabled += e;
+	*running += r;
 	return value;
 }
 EXPORT_SYMBOL_GPL(perf_event_read_value);
 
-static u64 *put_entry(u64 *p, struct perf_event *event, u64 format)
-{
-	*p++ = event_value(event);
-	if (format & PERF_FORMAT_ID)
-		*p++ = event->id;
-	if (format & PERF_FORMAT_LOST)
-		*p++ = atomic64_read(&event->lost_samples);
-	return p;
-}
+/*
+ * What read() reports for one member of a group (or the event itself):
+ * its own count plus the counts of its clones in live child tasks.
+ */
+struct read_member {
+	struct perf_event *event;
+	u64 children;
+};
 
-static u64 *put_times(u64 *p, struct perf_event *event, u64 format)
+static u64 *put_times(u64 *p, struct perf_event *event, u64 format,
+		      u64 child_enabled, u64 child_running)
 {
 	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		*p++ = event->total_time_enabled +
+		*p++ = event->total_time_enabled + child_enabled +
 		       atomic64_read(&event->child_total_time_enabled);
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		*p++ = event->total_time_running +
+		*p++ = event->total_time_running + child_running +
 		       atomic64_read(&event->child_total_time_running);
 	return p;
 }
 
-/* Fill @values with the read() layout; ctx->mutex held. */
-static void fill_values(struct perf_event *event, u64 *values)
+static u64 *put_entry(u64 *p, struct read_member *m, u64 format)
+{
+	*p++ = event_value(m->event) + m->children;
+	if (format & PERF_FORMAT_ID)
+		*p++ = m->event->id;
+	if (format & PERF_FORMAT_LOST)
+		*p++ = atomic64_read(&m->event->lost_samples);
+	return p;
+}
+
+/*
+ * Fill @values with the read() layout of @event (@members[0], or its
+ * group); the live children were summed already.  ctx->mutex held.
+ */
+static void fill_values(struct perf_event *event, struct read_member *members,
+			int nr, u64 child_enabled, u64 child_running,
+			u64 *values)
 {
 	u64 format = event->attr.read_format;
-	struct perf_event *leader = event->group_leader;
-	struct perf_event *sibling;
 	u64 *p = values;
+	int i;
 
 	if (!(format & PERF_FORMAT_GROUP)) {
 		perf_ctx_call(event->ctx, event, read_fn, NULL);
-		*p++ = event_value(event);
-		p = put_times(p, event, format);
+		*p++ = event_value(event) + members[0].children;
+		p = put_times(p, event, format, child_enabled, child_running);
 		if (format & PERF_FORMAT_ID)
 			*p++ = event->id;
 		if (format & PERF_FORMAT_LOST)
 			*p++ = atomic64_read(&event->lost_samples);
 		return;
 	}
-	perf_ctx_call(event->ctx, leader, read_fn, (void *)1);
-	*p++ = 1 + leader->nr_siblings;
-	p = put_times(p, leader, format);
-	p = put_entry(p, leader, format);
-	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
-		p = put_entry(p, sibling, format);
+	perf_ctx_call(event->ctx, members[0].event, read_fn, (void *)1);
+	*p++ = nr;
+	p = put_times(p, members[0].event, format, child_enabled,
+		      child_running);
+	for (i = 0; i < nr; i++)
+		p = put_entry(p, &members[i], format);
+}
+
+static ssize_t read_members(struct perf_event *event,
+			    struct read_member *members, int nr,
+			    char __user *buf, size_t count)
+{
+	u64 format = event->attr.read_format;
+	u64 enabled = 0, running = 0;
+	u64 stack[5], *values = stack;
+	ssize_t size;
+	int i;
+
+	/* children first: their child_mutex nests outside ctx->mutex */
+	for (i = 0; i < nr; i++) {
+		u64 e = 0, r = 0;
+
+		mutex_lock(&members[i].event->child_mutex);
+		members[i].children = perf_inherit_read(members[i].event, &e, &r);
+		mutex_unlock(&members[i].event->child_mutex);
+		if (!i) {
+			enabled = e;
+			running = r;
+		}
+	}
+	size = time_words(format) * sizeof(u64);
+	if (format & PERF_FORMAT_GROUP)
+		size += (1 + nr * entry_words(format)) * sizeof(u64);
+	else
+		size += entry_words(format) * sizeof(u64);
+	if (count < size)
+		return -ENOSPC;
+	if (size > sizeof(stack)) {
+		values = kmalloc(size, GFP_KERNEL);
+		if (!values)
+			return -ENOMEM;
+	}
+	mutex_lock(&event->ctx->mutex);
+	/* a pinned group that could not be scheduled reads as end of file */
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		size = 0;
+	else
+		fill_values(event, members, nr, enabled, running, values);
+	mutex_unlock(&event->ctx->mutex);
+	if (size && copy_to_user(buf, values, size))
+		size = -EFAULT;
+	if (values != stack)
+		kfree(values);
+	return size;
 }
 
 ssize_t perf_read_format(struct perf_event *event, char __user *buf,
 			 size_t count)
 {
-	struct perf_event_context *ctx = event->ctx;
-	u64 stack[5], *values = stack;
-	ssize_t size;
+	struct read_member one = { .event = event }, *members;
+	struct perf_event **group;
+	ssize_t ret;
+	int nr, i;
 
-	mutex_lock(&ctx->mutex);
-	/* a pinned group that could not be scheduled reads as end of file */
-	if (event->state == PERF_EVENT_STATE_ERROR) {
-		size = 0;
-		goto out;
+	if (!(event->attr.read_format & PERF_FORMAT_GROUP))
+		return read_members(event, &one, 1, buf, count);
+
+	group = perf_group_get(event, &nr);
+	if (!nr)
+		return -ENOMEM;
+	members = kcalloc(nr, sizeof(*members), GFP_KERNEL);
+	if (!members) {
+		perf_group_put(group, nr);
+		return -ENOMEM;
 	}
-	size = perf_read_size(event);
-	if (count < size) {
-		size = -ENOSPC;
-		goto out;
-	}
-	if (size > sizeof(stack)) {
-		values = kmalloc(size, GFP_KERNEL);
-		if (!values) {
-			size = -ENOMEM;
-			goto out;
-		}
-	}
-	fill_values(event, values);
-	if (copy_to_user(buf, values, size))
-		size = -EFAULT;
-	if (values != stack)
-		kfree(values);
-out:
-	mutex_unlock(&ctx->mutex);
-	return size;
+	for (i = 0; i < nr; i++)
+		members[i].event = group[i];
+	ret = read_members(event, members, nr, buf, count);
+	kfree(members);
+	perf_group_put(group, nr);
+	return ret;
 }
 
 /*

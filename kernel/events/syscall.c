@@ -401,9 +401,6 @@ static int open_event(struct perf_open *o)
 		if (ret)
 			return ret;
 	}
-	/* inheritance to children is not built yet */
-	if (o->attr.inherit)
-		return -EOPNOTSUPP;
 	ret = perf_event_attach(o->event, o->ctx);
 	if (!ret)
 		o->ctx = NULL;	/* the event owns the reference now */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Turning counting on and off: enable_on_exec, prctl(PR_TASK_PERF_EVENTS_
- * DISABLE/ENABLE) on the events a task created, and the group flag of the
- * ENABLE/DISABLE/RESET ioctls.
+ * Turning counting on and off: enable_on_exec, remove_on_exec,
+ * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE) on the events a task created,
+ * and the group flag of the ENABLE/DISABLE/RESET ioctls.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -81,6 +81,42 @@ TEST(enable_on_exec_counts_from_exec)
 	close(fd);
 }
 
+TEST(remove_on_exec_stops_at_exec)
+{
+	struct perf_event_attr attr;
+	int go[2], fd;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		burn(30);	/* before exec: counts */
+		execl(self_exe, self_exe, "burn", NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.remove_on_exec = 1;
+	fd = sys_perf_event_open(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EACCES) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		SKIP(return, "perf_event_open not permitted");
+	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	/* the 30 ms before exec count, the 50 ms after do not */
+	EXPECT_LT(20 * 1000000LL, read_count(fd));
+	EXPECT_GT(45 * 1000000LL, read_count(fd));
+	close(fd);
+}
+
 TEST(prctl_disables_and_enables_own_events)
 {
 	int64_t a, b, c;
@@ -100,6 +136,47 @@ TEST(prctl_disables_and_enables_own_events)
 	burn(20);
 	c = read_count(fd);
 	EXPECT_LT(b + 10 * 1000000LL, c);
+	close(fd);
+}
+
+/*
+ * prctl acts on the events the caller created (its owner list), not on
+ * events another task attached to the caller: stock behaves so, although
+ * the 2009 design document describes the opposite.
+ */
+TEST(prctl_leaves_events_others_attached)
+{
+	int go[2], done[2], fd;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+		burn(40);
+		if (write(done[1], &c, 1) != 1)
+			_exit(1);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	fd = open_clock(pid, -1, 0, 0);
+	if (fd == -EACCES) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		SKIP(return, "perf_event_open not permitted");
+	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(1, read(done[0], &c, 1));
+	EXPECT_LT(30 * 1000000LL, read_count(fd));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	close(fd);
 }
 

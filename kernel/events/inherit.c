@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Inheritance: events with attr.inherit are cloned into every child task
+ * created after them (threads too; with inherit_thread, threads only).  A
+ * clone ("child event") counts its task and reports to the event it was
+ * cloned from ("parent", always the top-level event the user opened): the
+ * parent's read adds the counts of its live children, and a child's final
+ * count is folded into parent->child_count when its task exits.
+ *
+ * Locking: parent->child_mutex guards parent->child_list and is taken
+ * before any ctx->mutex; nobody takes a child_mutex while holding a
+ * ctx->mutex.  A child holds a reference on its parent (parent->refcount),
+ * so a parent outlives its children.  Whoever takes a child off its
+ * parent's list, under child_mutex, frees it: the parent's release or the
+ * child task's exit, never both.
+ */
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+/*
+ * An inheritable event of the parent task's context, in group order: a
+ * leader is followed by its siblings.
+ */
+struct inherit_item {
+	struct perf_event *event;
+	bool leader;
+};
+
+static bool inherits(struct perf_event *event, u64 clone_flags)
+{
+	if (!event->attr.inherit)
+		return false;
+	if (event->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
+		return false;
+	return event->state > PERF_EVENT_STATE_EXIT;
+}
+
+static struct perf_event *top_parent(struct perf_event *event)
+{
+	return event->parent ?: event;
+}
+
+/*
+ * Clone @parent (the top-level event) into @ctx of @child under @leader;
+ * the clone starts off if the event it copies (@copied) is off.  Returns
+ * NULL if the parent is being released.
+ */
+static struct perf_event *inherit_one(struct perf_event *parent,
+				      struct perf_event *copied,
+				      struct perf_event_context *ctx,
+				      struct task_struct *child,
+				      struct perf_event *leader)
+{
+	struct perf_event *event;
+	bool dying;
+	int ret;
+
+	event = perf_event_alloc(&parent->attr, parent->cpu, child, leader,
+				 parent->overflow_handler,
+				 parent->overflow_handler_context);
+	if (IS_ERR(event))
+		return event;
+	if (copied->state <= PERF_EVENT_STATE_OFF)
+		event->state = PERF_EVENT_STATE_OFF;
+	refcount_inc(&ctx->refcount);
+	ret = perf_event_attach(event, ctx);
+	if (ret) {
+		perf_ctx_put(ctx);
+		perf_event_free(event);
+		return ERR_PTR(ret);
+	}
+	/* the child does not run yet: its context cannot be live */
+	atomic_long_inc(&parent->refcount);
+	event->parent = parent;
+	event->attach_state |= PERF_ATTACH_CHILD;
+	perf_event_install_new(event);
+
+	mutex_lock(&parent->child_mutex);
+	dying = parent->attach_state & PERF_ATTACH_DYING;
+	if (!dying)
+		list_add_tail(&event->child_list, &parent->child_list);
+	mutex_unlock(&parent->child_mutex);
+	if (dying) {
+		mutex_lock(&ctx->mutex);
+		perf_event_remove(event);
+		mutex_unlock(&ctx->mutex);
+		perf_event_free(event);
+		return NULL;
+	}
+	return event;
+}
+
+/* Clone the collected events into @ctx, group by group. */
+static int inherit_items(struct inherit_item *items, int nr,
+			 struct perf_event_context *ctx,
+			 struct task_struct *child)
+{
+	struct perf_event *leader = NULL, *event;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct perf_event *copied = items[i].event;
+
+		if (items[i].leader)
+			leader = NULL;
+		else if (!leader)
+			continue;	/* its leader was not cloned */
+		event = inherit_one(top_parent(copied), copied, ctx, child,
+				    leader);
+		if (IS_ERR(event))
+			return PTR_ERR(event);
+		if (items[i].leader)
+			leader = event;
+	}
+	return 0;
+}
+
+/*
+ * Take references on the inheritable events of @pctx, so that they can be
+ * cloned after pctx->mutex is dropped (child_mutex nests outside it).
+ * Returns the number of items, or -errno.
+ */
+static int collect_items(struct perf_event_context *pctx, u64 clone_flags,
+			 struct inherit_item **out)
+{
+	struct perf_event *event, *sibling;
+	struct inherit_item *items;
+	int nr = 0, i;
+
+	mutex_lock(&pctx->mutex);
+	items = kcalloc(pctx->nr_events, sizeof(*items), GFP_KERNEL);
+	if (!items) {
+		mutex_unlock(&pctx->mutex);
+		return -ENOMEM;
+	}
+	list_for_each_entry(event, &pctx->event_list, event_entry) {
+		if (event->group_leader != event || !inherits(event, clone_flags))
+			continue;
+		items[nr].event = event;
+		items[nr++].leader = true;
+		list_for_each_entry(sibling, &event->sibling_list, sibling_list)
+			items[nr++].event = sibling;
+	}
+	for (i = 0; i < nr; i++)
+		atomic_long_inc(&top_parent(items[i].event)->refcount);
+	mutex_unlock(&pctx->mutex);
+	if (!nr)
+		kfree(items);
+	*out = items;
+	return nr;
+}
+
+static void release_items(struct inherit_item *items, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		perf_event_put(top_parent(items[i].event));
+	kfree(items);
+}
+
+/*
+ * fork: give @child a context of its own with a clone of every inheritable
+ * group of the parent task.  On failure the caller frees what was made
+ * with perf_event_free_task().
+ */
+int perf_event_init_task(struct task_struct *child, u64 clone_flags)
+{
+	struct perf_event_context *pctx = current->perf_event_ctxp;
+	struct perf_event_context *ctx;
+	struct inherit_item *items;
+	int nr, ret;
+
+	child->perf_event_ctxp = NULL;
+	mutex_init(&child->perf_event_mutex);
+	INIT_LIST_HEAD(&child->perf_event_list);
+	if (!pctx)
+		return 0;
+
+	nr = collect_items(pctx, clone_flags, &items);
+	if (nr <= 0)
+		return nr;
+	ctx = perf_ctx_get_task(child);
+	if (IS_ERR(ctx)) {
+		ret = PTR_ERR(ctx);
+		goto out;
+	}
+	ret = inherit_items(items, nr, ctx, child);
+	perf_ctx_put(ctx);		/* the child task keeps its own */
+out:
+	release_items(items, nr);
+	return ret;
+}
+
+/* Add a dead child's final count and times to its parent. */
+static void fold_into_parent(struct perf_event *event)
+{
+	struct perf_event *parent = event->parent;
+
+	atomic64_add(local64_read(&event->count) +
+		     atomic64_read(&event->child_count), &parent->child_count);
+	atomic64_add(event->total_time_enabled,
+		     &parent->child_total_time_enabled);
+	atomic64_add(event->total_time_running,
+		     &parent->child_total_time_running);
+}
+
+/*
+ * The next inherited event of a dead context not yet handed back, with a
+ * reference on its parent in *@parent.
+ */
+static struct perf_event *next_child(struct perf_event_context *ctx,
+				     struct perf_event **parent)
+{
+	struct perf_event *event, *found = NULL;
+
+	mutex_lock(&ctx->mutex);
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->attach_state & PERF_ATTACH_CHILD) {
+			event->attach_state &= ~PERF_ATTACH_CHILD;
+			*parent = event->parent;
+			atomic_long_inc(&(*parent)->refcount);
+			found = event;
+			break;
+		}
+	}
+	mutex_unlock(&ctx->mutex);
+	return found;
+}
+
+/* Take @event off @parent's list if it is still there; child_mutex held. */
+static bool claim_child(struct perf_event *parent, struct perf_event *event)
+{
+	struct perf_event *child;
+
+	lockdep_assert_held(&parent->child_mutex);
+	/* compare pointers only: a child claimed by the parent may be gone */
+	list_for_each_entry(child, &parent->child_list, child_list) {
+		if (child == event) {
+			list_del_init(&event->child_list);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * After a task's context was detached: fold every inherited event into
+ * its parent and free it, unless the parent's release got to it first.
+ */
+void perf_inherit_exit(struct perf_event_context *ctx)
+{
+	struct perf_event *event, *parent;
+	bool mine;
+
+	while ((event = next_child(ctx, &parent))) {
+		mutex_lock(&parent->child_mutex);
+		mine = claim_child(parent, event);
+		if (mine)
+			fold_into_parent(event);
+		mutex_unlock(&parent->child_mutex);
+		if (mine) {
+			mutex_lock(&ctx->mutex);
+			perf_event_remove(event);
+			mutex_unlock(&ctx->mutex);
+			perf_event_free(event);
+		}
+		perf_event_put(parent);
+	}
+}
+
+/*
+ * The parent is being released: no child may be added any more; take the
+ * children off its list and free them.  Called with no ctx->mutex held.
+ */
+void perf_inherit_release(struct perf_event *parent)
+{
+	struct perf_event *event, *tmp;
+	LIST_HEAD(children);
+
+	mutex_lock(&parent->child_mutex);
+	parent->attach_state |= PERF_ATTACH_DYING;
+	list_splice_init(&parent->child_list, &children);
+	mutex_unlock(&parent->child_mutex);
+
+	list_for_each_entry_safe(event, tmp, &children, child_list) {
+		struct perf_event_context *ctx = event->ctx;
+
+		list_del_init(&event->child_list);
+		mutex_lock(&ctx->mutex);
+		perf_event_remove(event);
+		mutex_unlock(&ctx->mutex);
+		perf_event_free(event);
+	}
+}
+
+/*
+ * Add the live children's counts and times to @value, @enabled and
+ * @running; @parent->child_mutex held.
+ */
+u64 perf_inherit_read(struct perf_event *parent, u64 *enabled, u64 *running)
+{
+	struct perf_event *event;
+	u64 value = 0;
+
+	lockdep_assert_held(&parent->child_mutex);
+	list_for_each_entry(event, &parent->child_list, child_list) {
+		u64 e, r;
+
+		mutex_lock(&event->ctx->mutex);
+		value += perf_event_read_count(event, &e, &r);
+		mutex_unlock(&event->ctx->mutex);
+		*enabled += e;
+		*running += r;
+	}
+	return value;
+}
+
+/* Apply @op to every child of @parent, as the ioctls do to the parent. */
+void perf_inherit_apply(struct perf_event *parent,
+			void (*op)(struct perf_event *event))
+{
+	struct perf_event *event;
+
+	mutex_lock(&parent->child_mutex);
+	list_for_each_entry(event, &parent->child_list, child_list) {
+		mutex_lock(&event->ctx->mutex);
+		op(event);
+		mutex_unlock(&event->ctx->mutex);
+	}
+	mutex_unlock(&parent->child_mutex);
+}
