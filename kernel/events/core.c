@@ -235,25 +235,23 @@ static void event_add_to_ctx(struct perf_event *event,
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 }
 
-static void install_fn(struct perf_event_context *ctx,
-		       struct perf_event *event, void *arg, bool live)
+/* A group on its PMU gets a new member only by going back on whole. */
+static void group_reopen(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
 
-	event_add_to_ctx(event, ctx);
-	if (!live || !perf_event_fits_cpu(leader))
-		return;
-	if (leader == event) {
-		if (perf_group_sched_in(event) && event->attr.pinned)
-			perf_event_set_state(event, PERF_EVENT_STATE_ERROR);
-		return;
-	}
-	/* a new sibling of a running group: the group goes back on whole */
-	if (leader->state == PERF_EVENT_STATE_ACTIVE) {
+	if (leader != event && leader->state == PERF_EVENT_STATE_ACTIVE)
 		perf_group_sched_out(leader);
-		if (perf_group_sched_in(leader) && leader->attr.pinned)
-			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
-	}
+}
+
+static void install_fn(struct perf_event_context *ctx,
+		       struct perf_event *event, void *arg, bool live)
+{
+	event_add_to_ctx(event, ctx);
+	if (!live)
+		return;
+	group_reopen(event);
+	perf_cpu_resched();
 }
 
 /*
@@ -377,24 +375,16 @@ EXPORT_SYMBOL_GPL(perf_event_release_kernel);
 static void enable_fn(struct perf_event_context *ctx,
 		      struct perf_event *event, void *arg, bool live)
 {
-	struct perf_event *leader = event->group_leader;
-
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
 	    event->state <= PERF_EVENT_STATE_EXIT)
 		return;
 	/* the time spent off does not count as enabled time */
 	event->tstamp = ctx->time;
 	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
-	if (!live || !perf_event_fits_cpu(leader))
+	if (!live)
 		return;
-	/* a sibling of a group that is off waits for its leader */
-	if (leader->state < PERF_EVENT_STATE_INACTIVE)
-		return;
-	/* the group goes back on the PMU whole, with its new member */
-	if (leader->state == PERF_EVENT_STATE_ACTIVE)
-		perf_group_sched_out(leader);
-	if (perf_group_sched_in(leader) && leader->attr.pinned)
-		perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+	group_reopen(event);
+	perf_cpu_resched();
 }
 
 /* Enable an event; ctx->mutex held. */
@@ -676,8 +666,6 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 		changed |= exec_action(event) != 0;
 	if (!changed)
 		return;
-	if (live)
-		perf_ctx_sched_out(ctx);
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
 		switch (exec_action(event)) {
 		case 1:
@@ -687,12 +675,14 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 			break;
 		case -1:
 			/* off the task for good; the count stays readable */
+			if (live)
+				perf_event_sched_out(event);
 			perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
 			break;
 		}
 	}
 	if (live)
-		perf_ctx_sched_in(ctx);
+		perf_cpu_resched();
 }
 
 /*

@@ -24,13 +24,18 @@
  *       pmus_lock (mutex)       the PMU registry (taken alone or under
  *                               nothing but ctx->mutex)
  *       ctx->lock (raw, IRQs off)  event state, times, trees and lists; held
- *                               while the PMU callbacks run
+ *                               while the PMU callbacks run.  Where a CPU
+ *                               context and a task context are both
+ *                               locked, the CPU context's comes first and
+ *                               the task context's nests inside it.
  *
  * Contexts that touch this data
  * -----------------------------
  *  - system calls (open, read, ioctl, close) sleep on ctx->mutex and reach
  *    the CPU where a context is live through perf_ctx_call();
  *  - the context switch hooks run with IRQs off and take ctx->lock;
+ *  - the scheduler tick (IRQs off) rotates the flexible groups of this
+ *    CPU's contexts when a PMU is overcommitted;
  *  - the CPU hotplug callbacks run on the CPU concerned;
  *  - software event hooks run in any context with preemption off and only
  *    walk RCU lists of this CPU (sw_event.c);
@@ -55,6 +60,14 @@
 
 /* event->attach_state: the parent is being released, no new children */
 #define PERF_ATTACH_DYING	0x8000
+
+/* default perf_event_mux_interval_ms of a PMU */
+#define PERF_MUX_DEFAULT_MS	4
+
+/* which groups of a context to schedule (sched.c) */
+#define PERF_GROUPS_PINNED	0x1
+#define PERF_GROUPS_FLEXIBLE	0x2
+#define PERF_GROUPS_ALL		(PERF_GROUPS_PINNED | PERF_GROUPS_FLEXIBLE)
 
 /* ctx->is_active bits */
 #define PERF_CTX_LIVE		0x1
@@ -113,6 +126,8 @@ void perf_groups_erase(struct perf_event_context *ctx,
 		       struct perf_event *leader);
 bool perf_event_fits_cpu(struct perf_event *event);
 void perf_sched_init_boot_cpu(void);
+void perf_cpu_resched(void);
+int perf_mux_interval_ms(void);
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 

@@ -20,6 +20,25 @@ static DEFINE_MUTEX(pmus_lock);
 static DEFINE_IDR(pmu_idr);
 DEFINE_STATIC_SRCU(pmus_srcu);
 static bool pmu_bus_running;
+/* the shortest perf_event_mux_interval_ms of all PMUs (pmus_lock) */
+static int pmu_mux_ms = PERF_MUX_DEFAULT_MS;
+
+/* How often flexible groups rotate when a PMU is overcommitted. */
+int perf_mux_interval_ms(void)
+{
+	return READ_ONCE(pmu_mux_ms);
+}
+
+static void pmu_mux_update(void)
+{
+	struct pmu *pmu;
+	int ms = INT_MAX;
+
+	lockdep_assert_held(&pmus_lock);
+	list_for_each_entry(pmu, &pmus, entry)
+		ms = min(ms, pmu->hrtimer_interval_ms);
+	WRITE_ONCE(pmu_mux_ms, ms == INT_MAX ? PERF_MUX_DEFAULT_MS : ms);
+}
 
 /* PMU disable nests per CPU; only the outermost calls the driver. */
 void perf_pmu_disable(struct pmu *pmu)
@@ -68,7 +87,10 @@ static ssize_t perf_event_mux_interval_ms_store(struct device *dev,
 		return ret;
 	if (ms < 1)
 		return -EINVAL;
+	mutex_lock(&pmus_lock);
 	WRITE_ONCE(pmu->hrtimer_interval_ms, ms);
+	pmu_mux_update();
+	mutex_unlock(&pmus_lock);
 	return count;
 }
 static DEVICE_ATTR_RW(perf_event_mux_interval_ms);
@@ -176,7 +198,7 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 	pmu->type = ret;
 	pmu->name = name;
 	if (!pmu->hrtimer_interval_ms)
-		pmu->hrtimer_interval_ms = 4;
+		pmu->hrtimer_interval_ms = PERF_MUX_DEFAULT_MS;
 	if (pmu_bus_running && name) {
 		ret = pmu_dev_add(pmu);
 		if (ret) {
@@ -186,6 +208,7 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 		}
 	}
 	list_add_tail_rcu(&pmu->entry, &pmus);
+	pmu_mux_update();
 	ret = 0;
 out:
 	mutex_unlock(&pmus_lock);

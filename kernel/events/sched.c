@@ -171,6 +171,10 @@ void perf_group_sched_out(struct perf_event *leader)
 		perf_event_sched_out(sibling);
 }
 
+/* a flexible group could not go on its PMU here: rotate at the next tick */
+static DEFINE_PER_CPU(bool, perf_rotate_pending);
+static DEFINE_PER_CPU(unsigned long, perf_rotate_next);
+
 static void sched_in_groups(struct perf_event_groups *groups)
 {
 	struct rb_node *node;
@@ -182,8 +186,12 @@ static void sched_in_groups(struct perf_event_groups *groups)
 		if (leader->state != PERF_EVENT_STATE_INACTIVE ||
 		    !perf_event_fits_cpu(leader))
 			continue;
-		if (perf_group_sched_in(leader) && leader->attr.pinned)
+		if (!perf_group_sched_in(leader))
+			continue;
+		if (leader->attr.pinned)
 			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+		else
+			this_cpu_write(perf_rotate_pending, true);
 	}
 }
 
@@ -199,21 +207,26 @@ static void ctx_pmus_disable(struct perf_event_context *ctx, bool disable)
 	}
 }
 
-/* Make @ctx live on this CPU: start its clock, then pinned before flexible. */
-void perf_ctx_sched_in(struct perf_event_context *ctx)
+/* Schedule in the INACTIVE groups of @ctx of the kinds in @which. */
+static void ctx_groups_in(struct perf_event_context *ctx, int which)
 {
 	lockdep_assert_held(&ctx->lock);
-	if (ctx->is_active)
+	if (!ctx->is_active)
 		return;
-	ctx->timestamp = perf_clock();
-	ctx->is_active = PERF_CTX_LIVE;
 	ctx_pmus_disable(ctx, true);
-	sched_in_groups(&ctx->pinned_groups);
-	sched_in_groups(&ctx->flexible_groups);
+	if (which & PERF_GROUPS_PINNED)
+		sched_in_groups(&ctx->pinned_groups);
+	if (which & PERF_GROUPS_FLEXIBLE)
+		sched_in_groups(&ctx->flexible_groups);
 	ctx_pmus_disable(ctx, false);
 }
 
-void perf_ctx_sched_out(struct perf_event_context *ctx)
+/*
+ * Take the active groups of @ctx of the kinds in @which off their PMUs.
+ * The caller brought the context's time up to date: within one operation
+ * the clock stands still, so that an event that stays on loses no time.
+ */
+static void ctx_groups_out(struct perf_event_context *ctx, int which)
 {
 	struct perf_event_pmu_context *epc;
 	struct perf_event *event, *tmp;
@@ -221,18 +234,93 @@ void perf_ctx_sched_out(struct perf_event_context *ctx)
 	lockdep_assert_held(&ctx->lock);
 	if (!ctx->is_active)
 		return;
-	perf_ctx_update_time(ctx);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		perf_pmu_disable(epc->pmu);
-		list_for_each_entry_safe(event, tmp, &epc->pinned_active,
-					 active_list)
-			perf_event_sched_out(event);
-		list_for_each_entry_safe(event, tmp, &epc->flexible_active,
-					 active_list)
-			perf_event_sched_out(event);
+		if (which & PERF_GROUPS_PINNED)
+			list_for_each_entry_safe(event, tmp, &epc->pinned_active,
+						 active_list)
+				perf_event_sched_out(event);
+		if (which & PERF_GROUPS_FLEXIBLE)
+			list_for_each_entry_safe(event, tmp,
+						 &epc->flexible_active,
+						 active_list)
+				perf_event_sched_out(event);
 		perf_pmu_enable(epc->pmu);
 	}
+}
+
+static void ctx_go_live(struct perf_event_context *ctx)
+{
+	if (ctx->is_active)
+		return;
+	ctx->timestamp = perf_clock();
+	ctx->is_active = PERF_CTX_LIVE;
+}
+
+/* Make @ctx live on this CPU: start its clock, then pinned before flexible. */
+void perf_ctx_sched_in(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->is_active)
+		return;
+	ctx_go_live(ctx);
+	ctx_groups_in(ctx, PERF_GROUPS_ALL);
+}
+
+void perf_ctx_sched_out(struct perf_event_context *ctx)
+{
+	perf_ctx_update_time(ctx);
+	ctx_groups_out(ctx, PERF_GROUPS_ALL);
 	ctx->is_active = 0;
+}
+
+/*
+ * Put this CPU's PMUs in order again: the CPU context's pinned groups,
+ * the task context's pinned groups, then the flexible groups of both, in
+ * that order.  The CPU context's lock is held, and the task context's.
+ */
+static void cpu_sched_in_ordered(struct perf_cpu_context *cpuctx,
+				 struct perf_event_context *task_ctx)
+{
+	ctx_groups_in(&cpuctx->ctx, PERF_GROUPS_PINNED);
+	if (task_ctx)
+		ctx_groups_in(task_ctx, PERF_GROUPS_PINNED);
+	ctx_groups_in(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
+	if (task_ctx)
+		ctx_groups_in(task_ctx, PERF_GROUPS_FLEXIBLE);
+}
+
+/*
+ * After a change in what the live contexts of this CPU hold (install,
+ * enable, exec): the flexible groups make room and everything is
+ * scheduled in again in priority order.  Runs from perf_ctx_call() with
+ * the CPU context's lock and the live task context's lock held, and both
+ * contexts' times brought up to date.
+ */
+void perf_cpu_resched(void)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *task_ctx = cpuctx->task_ctx;
+
+	lockdep_assert_held(&cpuctx->ctx.lock);
+	if (task_ctx)
+		ctx_groups_out(task_ctx, PERF_GROUPS_FLEXIBLE);
+	ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
+	cpu_sched_in_ordered(cpuctx, task_ctx);
+}
+
+/* A task context goes live on this CPU, taking its place among the CPU's. */
+static void task_ctx_sched_in(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *ctx)
+{
+	ctx_go_live(ctx);
+	cpuctx->task_ctx = ctx;
+	/* only task pinned groups outrank the CPU's flexible ones */
+	if (!RB_EMPTY_ROOT(&ctx->pinned_groups.tree)) {
+		perf_ctx_update_time(&cpuctx->ctx);
+		ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
+	}
+	cpu_sched_in_ordered(cpuctx, ctx);
 }
 
 /* Context switch, IRQs off: the outgoing task's context leaves the CPU. */
@@ -259,12 +347,63 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 
 	if (!ctx)
 		return;
-	raw_spin_lock(&ctx->lock);
-	if (READ_ONCE(task->perf_event_ctxp) == ctx) {
-		perf_ctx_sched_in(ctx);
-		cpuctx->task_ctx = ctx;
-	}
+	raw_spin_lock(&cpuctx->ctx.lock);
+	raw_spin_lock_nested(&ctx->lock, SINGLE_DEPTH_NESTING);
+	if (READ_ONCE(task->perf_event_ctxp) == ctx)
+		task_ctx_sched_in(cpuctx, ctx);
 	raw_spin_unlock(&ctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+/* Move the first flexible group of @ctx to the end of the line. */
+static void rotate_flexible(struct perf_event_context *ctx)
+{
+	struct rb_node *first = rb_first(&ctx->flexible_groups.tree);
+	struct perf_event *leader;
+
+	if (!first)
+		return;
+	leader = rb_entry(first, struct perf_event, group_node);
+	perf_groups_erase(ctx, leader);
+	perf_groups_insert(ctx, leader);
+}
+
+/*
+ * Multiplexing, from the scheduler tick with IRQs off: when a flexible
+ * group could not be scheduled here, every flexible group of the CPU and
+ * task contexts leaves its PMU, the first in line of each goes last, and
+ * they are scheduled in again, so that all get turns on the PMU.
+ */
+void perf_event_task_tick(void)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *task_ctx;
+
+	if (!__this_cpu_read(perf_rotate_pending) ||
+	    time_before(jiffies, __this_cpu_read(perf_rotate_next)))
+		return;
+	__this_cpu_write(perf_rotate_pending, false);
+	__this_cpu_write(perf_rotate_next,
+			 jiffies + msecs_to_jiffies(perf_mux_interval_ms()));
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	task_ctx = cpuctx->task_ctx;
+	if (task_ctx)
+		raw_spin_lock_nested(&task_ctx->lock, SINGLE_DEPTH_NESTING);
+	perf_ctx_update_time(&cpuctx->ctx);
+	if (task_ctx) {
+		perf_ctx_update_time(task_ctx);
+		ctx_groups_out(task_ctx, PERF_GROUPS_FLEXIBLE);
+		rotate_flexible(task_ctx);
+	}
+	ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
+	rotate_flexible(&cpuctx->ctx);
+	ctx_groups_in(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
+	if (task_ctx) {
+		ctx_groups_in(task_ctx, PERF_GROUPS_FLEXIBLE);
+		raw_spin_unlock(&task_ctx->lock);
+	}
+	raw_spin_unlock(&cpuctx->ctx.lock);
 }
 
 struct ctx_call {
@@ -284,29 +423,40 @@ static bool ctx_live_here(struct perf_event_context *ctx)
 	return cpuctx->task_ctx == ctx;
 }
 
-/* IPI handler of perf_ctx_call(), IRQs off on the target CPU. */
+/*
+ * IPI handler of perf_ctx_call(), IRQs off on the target CPU.  Takes this
+ * CPU's context lock, then that of the task context concerned (the
+ * target, or the live one when the target is the CPU context).
+ */
 static void ctx_call_here(void *info)
 {
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct ctx_call *call = info;
 	struct perf_event_context *ctx = call->ctx;
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *tctx;
 
-	raw_spin_lock(&ctx->lock);
+	tctx = ctx == &cpuctx->ctx ? cpuctx->task_ctx : ctx;
+	raw_spin_lock(&cpuctx->ctx.lock);
+	if (tctx)
+		raw_spin_lock_nested(&tctx->lock, SINGLE_DEPTH_NESTING);
 	/*
 	 * A context attached to a task while the task was running is not
 	 * live yet; it goes live here rather than at the next switch.
 	 */
 	if (ctx->task == current && current->perf_event_ctxp == ctx &&
-	    !ctx->is_active && !cpuctx->task_ctx) {
-		perf_ctx_sched_in(ctx);
-		cpuctx->task_ctx = ctx;
-	}
+	    !ctx->is_active && !cpuctx->task_ctx)
+		task_ctx_sched_in(cpuctx, ctx);
 	if (ctx_live_here(ctx)) {
-		perf_ctx_update_time(ctx);
+		/* one clock reading for the whole operation, both contexts */
+		perf_ctx_update_time(&cpuctx->ctx);
+		if (tctx)
+			perf_ctx_update_time(tctx);
 		call->fn(ctx, call->event, call->arg, true);
 		call->done = true;
 	}
-	raw_spin_unlock(&ctx->lock);
+	if (tctx)
+		raw_spin_unlock(&tctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
 }
 
 /* The CPU where @ctx may be live, or -1 if it cannot be live anywhere. */
@@ -405,15 +555,6 @@ void perf_sched_init_boot_cpu(void)
 	local_irq_save(flags);
 	cpu_ctx_start(NULL);
 	local_irq_restore(flags);
-}
-
-/*
- * The scheduler tick.  Rotation of flexible groups (multiplexing) is not
- * built yet: no PMU of this series can be overcommitted so far (the
- * software PMU never refuses an event).
- */
-void perf_event_task_tick(void)
-{
 }
 
 struct perf_event_context *perf_cpu_task_ctx(void)

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the scheduling of events onto a PMU, against a fake PMU
+ * with two counters: groups go on whole or not at all, pinned groups stay
+ * on (or fail into the error state), and flexible groups that do not all
+ * fit take turns (multiplexing), as time_enabled/time_running show.
+ *
+ * The events are counted on the test thread itself, which spins so that
+ * the scheduler tick (which drives the rotation) keeps running.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/percpu.h>
+
+#include "internal.h"
+
+#define FAKE_COUNTERS	2
+#define SPIN_MS		150
+
+static DEFINE_PER_CPU(int, fake_used);
+static struct pmu fake_pmu;
+/* create the next leaders disabled, to enable their groups whole */
+static bool off_at_open;
+
+static int fake_event_init(struct perf_event *event)
+{
+	return event->attr.type == fake_pmu.type ? 0 : -ENOENT;
+}
+
+static int fake_add(struct perf_event *event, int flags)
+{
+	int *used = this_cpu_ptr(&fake_used);
+
+	if (*used >= FAKE_COUNTERS)
+		return -EAGAIN;
+	(*used)++;
+	event->hw.state = flags & PERF_EF_START ? 0 : PERF_HES_STOPPED;
+	return 0;
+}
+
+static void fake_del(struct perf_event *event, int flags)
+{
+	this_cpu_dec(fake_used);
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+static void fake_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void fake_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+static void fake_read(struct perf_event *event)
+{
+}
+
+static struct pmu fake_pmu = {
+	.task_ctx_nr	= perf_hw_context,
+	.event_init	= fake_event_init,
+	.add		= fake_add,
+	.del		= fake_del,
+	.start		= fake_start,
+	.stop		= fake_stop,
+	.read		= fake_read,
+};
+
+static int sched_suite_init(struct kunit_suite *suite)
+{
+	return perf_pmu_register(&fake_pmu, "kunit_fake", -1);
+}
+
+static void sched_suite_exit(struct kunit_suite *suite)
+{
+	perf_pmu_unregister(&fake_pmu);
+}
+
+/* An event of the fake PMU on the test thread, released at test end. */
+static struct perf_event *fake_event(struct kunit *test, bool pinned,
+				     struct perf_event *leader)
+{
+	struct perf_event_attr attr = {
+		.type = fake_pmu.type,
+		.size = sizeof(attr),
+		.pinned = pinned,
+		.disabled = off_at_open,
+	};
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+
+	if (!leader) {
+		event = perf_event_create_kernel_counter(&attr, -1, current,
+							 NULL, NULL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+		return event;
+	}
+	/* a sibling: the path of perf_event_open() with a group_fd */
+	event = perf_event_alloc(&attr, -1, current, leader, NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	ctx = leader->ctx;
+	refcount_inc(&ctx->refcount);
+	KUNIT_ASSERT_EQ(test, perf_event_attach(event, ctx), 0);
+	mutex_lock(&ctx->mutex);
+	perf_event_install(event);
+	mutex_unlock(&ctx->mutex);
+	return event;
+}
+
+static void spin(int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+struct times {
+	u64 enabled;
+	u64 running;
+};
+
+static struct times times_of(struct perf_event *event)
+{
+	struct times t;
+
+	perf_event_read_value(event, &t.enabled, &t.running);
+	return t;
+}
+
+static void release_all(struct perf_event **events, int nr)
+{
+	while (nr--)
+		perf_event_release_kernel(events[nr]);
+}
+
+/* Three flexible events on two counters all get turns. */
+static void flexible_rotate_test(struct kunit *test)
+{
+	struct perf_event *ev[3];
+	u64 sum = 0, enabled = 0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ev[i] = fake_event(test, false, NULL);
+	spin(SPIN_MS);
+	for (i = 0; i < 3; i++) {
+		struct times t = times_of(ev[i]);
+
+		KUNIT_EXPECT_GT(test, t.running, 0);
+		KUNIT_EXPECT_LT(test, t.running, t.enabled);
+		sum += t.running;
+		enabled = max(enabled, t.enabled);
+	}
+	/* never more than two on the PMU at once (1 ms for the reads) */
+	KUNIT_EXPECT_LE(test, sum, 2 * enabled + NSEC_PER_MSEC);
+	release_all(ev, 3);
+}
+
+/* A pinned event keeps its counter; the flexible ones share the other. */
+static void pinned_stays_test(struct kunit *test)
+{
+	struct perf_event *ev[3];
+	struct times t;
+	int i;
+
+	ev[0] = fake_event(test, true, NULL);
+	ev[1] = fake_event(test, false, NULL);
+	ev[2] = fake_event(test, false, NULL);
+	spin(SPIN_MS);
+	t = times_of(ev[0]);
+	KUNIT_EXPECT_EQ(test, t.running, t.enabled);
+	for (i = 1; i < 3; i++) {
+		t = times_of(ev[i]);
+		KUNIT_EXPECT_GT(test, t.running, 0);
+		KUNIT_EXPECT_LT(test, t.running, t.enabled);
+	}
+	release_all(ev, 3);
+}
+
+/* A pinned group that cannot get its counters goes to the error state. */
+static void pinned_error_test(struct kunit *test)
+{
+	struct perf_event *ev[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ev[i] = fake_event(test, true, NULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ev[0]->state), PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ev[1]->state), PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ev[2]->state), PERF_EVENT_STATE_ERROR);
+	release_all(ev, 3);
+}
+
+/* Two groups of two on two counters: each runs whole, in turns. */
+static void groups_whole_test(struct kunit *test)
+{
+	struct perf_event *ev[4];
+	struct times lead, sib;
+	int g;
+
+	/* whole from the start: the leaders are enabled once complete */
+	off_at_open = true;
+	ev[0] = fake_event(test, false, NULL);
+	ev[2] = fake_event(test, false, NULL);
+	off_at_open = false;
+	ev[1] = fake_event(test, false, ev[0]);
+	ev[3] = fake_event(test, false, ev[2]);
+	perf_event_enable(ev[0]);
+	perf_event_enable(ev[2]);
+	spin(SPIN_MS);
+	for (g = 0; g < 4; g += 2) {
+		/* stop the group's clock so that both members read alike */
+		perf_event_disable(ev[g]);
+		lead = times_of(ev[g]);
+		sib = times_of(ev[g + 1]);
+		KUNIT_EXPECT_GT(test, lead.running, 0);
+		KUNIT_EXPECT_LT(test, lead.running, lead.enabled);
+		KUNIT_EXPECT_EQ(test, lead.running, sib.running);
+	}
+	release_all(ev, 4);
+}
+
+/* A group bigger than the PMU never runs, and keeps nothing on it. */
+static void group_too_big_test(struct kunit *test)
+{
+	struct perf_event *ev[3];
+	int i;
+
+	/* build the group while it is off: two members alone would fit */
+	off_at_open = true;
+	ev[0] = fake_event(test, false, NULL);
+	off_at_open = false;
+	ev[1] = fake_event(test, false, ev[0]);
+	ev[2] = fake_event(test, false, ev[0]);
+	perf_event_enable(ev[0]);
+	spin(SPIN_MS / 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, times_of(ev[i]).running, 0);
+	release_all(ev, 3);
+	KUNIT_EXPECT_EQ(test, this_cpu_read(fake_used), 0);
+}
+
+static struct kunit_case perf_sched_cases[] = {
+	KUNIT_CASE(pinned_error_test),
+	KUNIT_CASE(group_too_big_test),
+	KUNIT_CASE(flexible_rotate_test),
+	KUNIT_CASE(pinned_stays_test),
+	KUNIT_CASE(groups_whole_test),
+	{}
+};
+
+static struct kunit_suite perf_sched_suite = {
+	.name = "perf_sched",
+	.suite_init = sched_suite_init,
+	.suite_exit = sched_suite_exit,
+	.test_cases = perf_sched_cases,
+};
+
+kunit_test_suite(perf_sched_suite);
+
+MODULE_DESCRIPTION("KUnit tests of perf event scheduling with a fake PMU");
+MODULE_LICENSE("GPL");
