@@ -8,6 +8,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 BASE=$BUILD/base
 SERIES=$BUILD/series
+mkdir -p "$BUILD"
 
 # The paths of the base that the series owns: removed from the base and
 # replaced by the project's files.
