@@ -90,6 +90,40 @@ bool perf_event_fits_cpu(struct perf_event *event)
 	return event->cpu == -1 || event->cpu == smp_processor_id();
 }
 
+/*
+ * This CPU's bookkeeping of the PMU a group is scheduled on: how many
+ * events are on it, and whether an exclusive group holds it.
+ */
+static struct perf_cpu_pmu_context *group_cpc(struct perf_event *event)
+{
+	return this_cpu_ptr(event->pmu_ctx->pmu->cpu_pmu_context);
+}
+
+static void cpc_account(struct perf_event *event, int delta)
+{
+	struct perf_cpu_pmu_context *cpc = group_cpc(event);
+
+	cpc->active_oncpu += delta;
+	if (event->attr.exclusive && event->group_leader == event)
+		cpc->exclusive = delta > 0;
+}
+
+/*
+ * An exclusive group goes on a PMU only when nothing else is on it, and
+ * nothing else goes on while it is there.  Software PMUs are never
+ * overcommitted and ignore exclusivity.
+ */
+static bool group_may_go_on(struct perf_event *leader)
+{
+	struct perf_cpu_pmu_context *cpc = group_cpc(leader);
+
+	if (leader->pmu_ctx->pmu->task_ctx_nr == perf_sw_context)
+		return true;
+	if (cpc->exclusive)
+		return false;
+	return !(leader->attr.exclusive && cpc->active_oncpu);
+}
+
 static int event_sched_in(struct perf_event *event, bool pinned)
 {
 	struct perf_event_pmu_context *epc = event->pmu_ctx;
@@ -105,6 +139,7 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 	}
 	list_add_tail(&event->active_list,
 		      pinned ? &epc->pinned_active : &epc->flexible_active);
+	cpc_account(event, 1);
 	return 0;
 }
 
@@ -117,6 +152,7 @@ void perf_event_sched_out(struct perf_event *event)
 	perf_pmu_disable(pmu);
 	event->pmu->del(event, 0);
 	perf_pmu_enable(pmu);
+	cpc_account(event, -1);
 	WRITE_ONCE(event->oncpu, -1);
 	list_del_init(&event->active_list);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
@@ -133,6 +169,8 @@ int perf_group_sched_in(struct perf_event *leader)
 	struct perf_event *sibling, *failed = NULL;
 	int ret = 0;
 
+	if (!group_may_go_on(leader))
+		return -EAGAIN;
 	perf_pmu_disable(pmu);
 	if (pmu->start_txn)
 		pmu->start_txn(pmu, PERF_PMU_TXN_ADD);

@@ -21,6 +21,8 @@ static DEFINE_PER_CPU(int, fake_used);
 static struct pmu fake_pmu;
 /* create the next leaders disabled, to enable their groups whole */
 static bool off_at_open;
+/* create the next leader exclusive */
+static bool exclusive_at_open;
 
 static int fake_event_init(struct perf_event *event)
 {
@@ -87,6 +89,7 @@ static struct perf_event *fake_event(struct kunit *test, bool pinned,
 		.size = sizeof(attr),
 		.pinned = pinned,
 		.disabled = off_at_open,
+		.exclusive = exclusive_at_open,
 	};
 	struct perf_event_context *ctx;
 	struct perf_event *event;
@@ -243,12 +246,44 @@ static void group_too_big_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, this_cpu_read(fake_used), 0);
 }
 
+/* An exclusive event is alone on the PMU whenever it runs. */
+static void exclusive_alone_test(struct kunit *test)
+{
+	struct perf_event *ev[3];
+	struct times a, b, x;
+
+	/* the others start within the exclusive one's lifetime */
+	off_at_open = true;
+	ev[0] = fake_event(test, false, NULL);
+	ev[1] = fake_event(test, false, NULL);
+	off_at_open = false;
+	exclusive_at_open = true;
+	ev[2] = fake_event(test, false, NULL);
+	exclusive_at_open = false;
+	perf_event_enable(ev[0]);
+	perf_event_enable(ev[1]);
+	spin(SPIN_MS);
+	perf_event_disable(ev[0]);
+	perf_event_disable(ev[1]);
+	perf_event_disable(ev[2]);
+	a = times_of(ev[0]);
+	b = times_of(ev[1]);
+	x = times_of(ev[2]);
+	KUNIT_EXPECT_GT(test, x.running, 0);
+	KUNIT_EXPECT_GT(test, a.running, 0);
+	/* the two others never run beside it */
+	KUNIT_EXPECT_LE(test, x.running + max(a.running, b.running),
+			x.enabled + NSEC_PER_MSEC);
+	release_all(ev, 3);
+}
+
 static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(pinned_error_test),
 	KUNIT_CASE(group_too_big_test),
 	KUNIT_CASE(flexible_rotate_test),
 	KUNIT_CASE(pinned_stays_test),
 	KUNIT_CASE(groups_whole_test),
+	KUNIT_CASE(exclusive_alone_test),
 	{}
 };
 

@@ -14,24 +14,6 @@
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
 
-/* Spin for about @ms of CPU time. */
-static void burn(int ms)
-{
-	struct timespec start, now;
-	unsigned long n = 0;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-	do {
-		for (int i = 0; i < 10000; i++) {
-			n++;
-			/* n passes through the asm, so the loop stays */
-			__asm__ __volatile__("" : "+r"(n));
-		}
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-	} while ((now.tv_sec - start.tv_sec) * 1000 +
-		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
-}
-
 static int open_clock(pid_t pid, int group, int disabled, int on_exec)
 {
 	struct perf_event_attr attr;

@@ -18,23 +18,6 @@
 
 #define MS	1000000LL
 
-/* Spin for about @ms of CPU time. */
-static void burn(int ms)
-{
-	struct timespec start, now;
-	unsigned long n = 0;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-	do {
-		for (int i = 0; i < 10000; i++) {
-			n++;
-			__asm__ __volatile__("" : "+r"(n));
-		}
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-	} while ((now.tv_sec - start.tv_sec) * 1000 +
-		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
-}
-
 static int open_clock(int inherit, int inherit_thread, int group,
 		      __u64 read_format)
 {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
@@ -29,6 +30,24 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 static inline void compiler_barrier(void)
 {
 	__asm__ __volatile__("" : : : "memory");
+}
+
+/* Spin for about @ms of the calling thread's CPU time. */
+static inline void burn(int ms)
+{
+	struct timespec start, now;
+	unsigned long n = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	do {
+		for (int i = 0; i < 10000; i++) {
+			n++;
+			/* n passes through the asm, so the loop stays */
+			__asm__ __volatile__("" : "+r"(n));
+		}
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 +
+		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
 }
 
 /* A counting software event on the caller, set up the way most tests want. */
