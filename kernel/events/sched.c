@@ -556,12 +556,16 @@ static void cpu_ctx_start(void *unused)
 	raw_spin_unlock(&cpuctx->ctx.lock);
 }
 
+/* The CPU goes offline: its events stop for good, keeping their counts. */
 static void cpu_ctx_stop(void *unused)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event *event;
 
 	raw_spin_lock(&cpuctx->ctx.lock);
 	perf_ctx_sched_out(&cpuctx->ctx);
+	list_for_each_entry(event, &cpuctx->ctx.event_list, event_entry)
+		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
 	cpuctx->online = 0;
 	raw_spin_unlock(&cpuctx->ctx.lock);
 }
