@@ -34,11 +34,19 @@ int sysctl_perf_event_max_stack __read_mostly = PERF_MAX_STACK_DEPTH;
 int sysctl_perf_event_max_contexts_per_stack __read_mostly =
 	PERF_MAX_CONTEXTS_PER_STACK;
 
+/* The sample rate is fixed while throttling is off (0 or 100 percent). */
 int perf_event_max_sample_rate_handler(const struct ctl_table *table,
 				       int write, void *buffer, size_t *lenp,
 				       loff_t *ppos)
 {
-	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (ret || !write)
+		return ret;
+	if (sysctl_perf_cpu_time_max_percent == 0 ||
+	    sysctl_perf_cpu_time_max_percent == 100)
+		return -EINVAL;
+	return 0;
 }
 
 int perf_cpu_time_max_percent_handler(const struct ctl_table *table,
