@@ -92,7 +92,9 @@ bool perf_event_fits_cpu(struct perf_event *event)
 
 /*
  * This CPU's bookkeeping of the PMU a group is scheduled on: how many
- * events are on it, and whether an exclusive group holds it.
+ * events are on it, and whether an exclusive group holds it.  Only this
+ * CPU touches it, with IRQs off (the CPU and task contexts of one CPU
+ * share it, so their locks alone would not serialize it).
  */
 static struct perf_cpu_pmu_context *group_cpc(struct perf_event *event)
 {
@@ -209,7 +211,10 @@ void perf_group_sched_out(struct perf_event *leader)
 		perf_event_sched_out(sibling);
 }
 
-/* a flexible group could not go on its PMU here: rotate at the next tick */
+/*
+ * A flexible group could not go on its PMU here: rotate at the next tick.
+ * Per CPU, read and written only by this CPU with IRQs off.
+ */
 static DEFINE_PER_CPU(bool, perf_rotate_pending);
 static DEFINE_PER_CPU(unsigned long, perf_rotate_next);
 
