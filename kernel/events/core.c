@@ -325,10 +325,11 @@ static void remove_fn(struct perf_event_context *ctx,
 		if (live)
 			perf_event_sched_out(sibling);
 		perf_groups_insert(ctx, sibling);
-		if (live && perf_event_fits_cpu(sibling))
-			perf_group_sched_in(sibling);
 	}
 	event->nr_siblings = 0;
+	/* the new groups take their turn like any other */
+	if (live)
+		perf_cpu_resched();
 }
 
 /* Take an event out of its context for good; ctx->mutex held. */

@@ -118,7 +118,6 @@ void perf_event_set_state(struct perf_event *event,
 int perf_group_sched_in(struct perf_event *leader);
 void perf_group_sched_out(struct perf_event *leader);
 void perf_event_sched_out(struct perf_event *event);
-void perf_ctx_sched_in(struct perf_event_context *ctx);
 void perf_ctx_sched_out(struct perf_event_context *ctx);
 void perf_groups_insert(struct perf_event_context *ctx,
 			struct perf_event *leader);
@@ -140,8 +139,6 @@ ssize_t perf_read_format(struct perf_event *event, char __user *buf,
 
 /* syscall.c */
 int perf_attr_check(struct perf_event_attr *attr);
-int perf_attr_copy(struct perf_event_attr __user *uattr,
-		   struct perf_event_attr *attr);
 extern const struct file_operations perf_fops;
 
 /* pmu.c */

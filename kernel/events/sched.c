@@ -301,7 +301,7 @@ static void ctx_go_live(struct perf_event_context *ctx)
 }
 
 /* Make @ctx live on this CPU: start its clock, then pinned before flexible. */
-void perf_ctx_sched_in(struct perf_event_context *ctx)
+static void perf_ctx_sched_in(struct perf_event_context *ctx)
 {
 	lockdep_assert_held(&ctx->lock);
 	if (ctx->is_active)

@@ -77,8 +77,8 @@ EXPORT_SYMBOL_GPL(perf_allow_kernel);
  * zero-extended, a longer one must be zero past what we know.  On -E2BIG
  * the size we know is written back to attr->size.
  */
-int perf_attr_copy(struct perf_event_attr __user *uattr,
-		   struct perf_event_attr *attr)
+static int perf_attr_copy(struct perf_event_attr __user *uattr,
+			  struct perf_event_attr *attr)
 {
 	u32 size;
 	int ret;
