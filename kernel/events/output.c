@@ -343,6 +343,10 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (type & PERF_SAMPLE_READ)
 		data->dyn_size += perf_read_size(event);
 	data->sample_flags |= todo;
+	/* last: the stack dump takes what room the rest leaves */
+	if (todo & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+		    PERF_SAMPLE_REGS_INTR))
+		perf_prepare_regs(data, event, regs);
 }
 
 void perf_prepare_header(struct perf_event_header *header,
@@ -419,12 +423,18 @@ void perf_output_sample(struct perf_output_handle *handle,
 	}
 	if (type & PERF_SAMPLE_RAW)
 		output_raw(handle, data->raw);
+	if (type & PERF_SAMPLE_REGS_USER)
+		perf_output_regs_user(handle, data, event);
+	if (type & PERF_SAMPLE_STACK_USER)
+		perf_output_stack_user(handle, data);
 	if (type & PERF_SAMPLE_WEIGHT_TYPE)
 		perf_output_put(handle, data->weight.full);
 	if (type & PERF_SAMPLE_DATA_SRC)
 		perf_output_put(handle, data->data_src.val);
 	if (type & PERF_SAMPLE_TRANSACTION)
 		perf_output_put(handle, data->txn);
+	if (type & PERF_SAMPLE_REGS_INTR)
+		perf_output_regs_intr(handle, data, event);
 	if (type & PERF_SAMPLE_PHYS_ADDR)
 		perf_output_put(handle, data->phys_addr);
 	if (type & PERF_SAMPLE_CGROUP)

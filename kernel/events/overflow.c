@@ -370,16 +370,16 @@ int perf_sample_check(struct perf_event *event)
 {
 	struct perf_event_attr *a = &event->attr;
 	u64 type = a->sample_type;
+	int ret;
 
 	if (type & PERF_SAMPLE_AUX)
 		return -EINVAL;
 	if ((type & PERF_SAMPLE_CGROUP) && !IS_ENABLED(CONFIG_CGROUP_PERF))
 		return -EINVAL;
-	/* register and user-stack dumps are not built yet */
-	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-		    PERF_SAMPLE_REGS_INTR))
-		return -EOPNOTSUPP;
-	/* nor are these side-band records */
+	ret = perf_regs_pmu_check(event);
+	if (ret)
+		return ret;
+	/* these side-band records are not built yet */
 	if (a->context_switch || a->namespaces || a->ksymbol ||
 	    a->bpf_event || a->text_poke || a->build_id)
 		return -EOPNOTSUPP;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <asm/perf_regs.h>
 
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
@@ -230,6 +231,7 @@ TEST(every_occurrence_with_period)
 	struct perf_event_header *h;
 	struct perf_event_attr attr;
 	struct perf_map m;
+	int64_t count;
 	int fd, n = 0;
 
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
@@ -239,6 +241,8 @@ TEST(every_occurrence_with_period)
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
 	touch_pages(12);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	count = read_count(fd);
 	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
 		if (h->type != PERF_RECORD_SAMPLE)
 			continue;
@@ -246,7 +250,7 @@ TEST(every_occurrence_with_period)
 		n++;
 	}
 	EXPECT_GE(n, 12);
-	EXPECT_EQ(n, read_count(fd));
+	EXPECT_EQ(n, count);
 	perf_map_close(&m);
 	close(fd);
 }
@@ -504,6 +508,86 @@ TEST(callchain_limits)
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(write_int_file(path, max), -EBUSY);
 	close(fd);
+}
+
+/* sp and ip, a register that does not exist, and an extended one */
+#if defined(__x86_64__)
+#define REG_SP		PERF_REG_X86_SP
+#define REG_IP		PERF_REG_X86_IP
+#define REG_BAD		PERF_REG_X86_DS
+#define REG_EXTENDED	PERF_REG_X86_XMM15
+#elif defined(__aarch64__)
+#define REG_SP		PERF_REG_ARM64_SP
+#define REG_IP		PERF_REG_ARM64_PC
+#define REG_BAD		40
+#define REG_EXTENDED	PERF_REG_ARM64_VG
+#endif
+
+/* User registers and the user stack, from the sampled user context. */
+TEST(regs_and_stack_user)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER |
+			PERF_SAMPLE_STACK_USER;
+	uint64_t buf[REC_MAX / 8], *p;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0;
+	char here;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 1000000;
+	attr.sample_type = type;
+	attr.sample_regs_user = (1ULL << REG_SP) | (1ULL << REG_IP);
+	attr.sample_stack_user = 1024;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
+	burn(20);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE ||
+		    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
+		    PERF_RECORD_MISC_USER)
+			continue;
+		p = &buf[1];
+		/* ip, then abi, sp, ip (register order), then the stack */
+		ASSERT_EQ(p[1], PERF_SAMPLE_REGS_ABI_64);
+		EXPECT_EQ(p[3], p[0]);
+		EXPECT_LT(p[2] - (uintptr_t)&here + 65536, 2 * 65536);
+		ASSERT_EQ(p[4], 1024);
+		EXPECT_GT(p[5 + 1024 / 8], 0);
+		EXPECT_LE(p[5 + 1024 / 8], 1024);
+		EXPECT_EQ(h->size, 8 + 8 * 4 + 8 + 1024 + 8);
+		n++;
+	}
+	EXPECT_GT(n, 0);
+	perf_map_close(&m);
+	close(fd);
+}
+
+TEST(regs_and_stack_attr_errors)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 1000000;
+	attr.sample_type = PERF_SAMPLE_REGS_USER;
+	EXPECT_EQ(open_attr(&attr, -1), -1);		/* no register */
+	EXPECT_EQ(errno, EINVAL);
+	attr.sample_regs_user = 1ULL << REG_BAD;
+	EXPECT_EQ(open_attr(&attr, -1), -1);		/* no such register */
+	EXPECT_EQ(errno, EINVAL);
+	/* the software PMU cannot sample extended registers */
+	attr.sample_regs_user = 1ULL << REG_EXTENDED;
+	EXPECT_EQ(open_attr(&attr, -1), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	attr.sample_type = PERF_SAMPLE_STACK_USER;
+	attr.sample_stack_user = 1020;
+	EXPECT_EQ(open_attr(&attr, -1), -1);		/* unaligned */
+	EXPECT_EQ(errno, EINVAL);
+	attr.sample_stack_user = 65536;
+	EXPECT_EQ(open_attr(&attr, -1), -1);		/* past a u16 */
+	EXPECT_EQ(errno, EINVAL);
 }
 
 /* Sampling attrs this kernel refuses, with stock's errnos. */
