@@ -68,7 +68,7 @@ static int sample_fixed_size(u64 type)
 		PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
 		PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |
 		PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
-		PERF_SAMPLE_CODE_PAGE_SIZE;
+		PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
 	int size = hweight64(type & fixed) * sizeof(u64);
 
 	if (type & PERF_SAMPLE_WEIGHT_TYPE)
@@ -443,6 +443,11 @@ void perf_output_sample(struct perf_output_handle *handle,
 		perf_output_put(handle, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		perf_output_put(handle, data->code_page_size);
+	if (type & PERF_SAMPLE_AUX) {
+		u64 none = 0;	/* no AUX data: its size alone */
+
+		perf_output_put(handle, none);
+	}
 	perf_output_sample_done(handle);
 }
 

@@ -372,7 +372,8 @@ int perf_sample_check(struct perf_event *event)
 	u64 type = a->sample_type;
 	int ret;
 
-	if (type & PERF_SAMPLE_AUX)
+	/* no PMU here has an AUX area to take a sample of */
+	if (a->aux_sample_size)
 		return -EINVAL;
 	if ((type & PERF_SAMPLE_CGROUP) && !IS_ENABLED(CONFIG_CGROUP_PERF))
 		return -EINVAL;

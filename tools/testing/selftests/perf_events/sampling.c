@@ -237,9 +237,11 @@ TEST(every_occurrence_with_period)
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 4;
 	attr.sample_type = PERF_SAMPLE_PERIOD;
+	attr.disabled = 1;
 	fd = open_attr(&attr, -1);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	touch_pages(12);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 	count = read_count(fd);
@@ -587,6 +589,39 @@ TEST(regs_and_stack_attr_errors)
 	EXPECT_EQ(errno, EINVAL);
 	attr.sample_stack_user = 65536;
 	EXPECT_EQ(open_attr(&attr, -1), -1);		/* past a u16 */
+	EXPECT_EQ(errno, EINVAL);
+}
+
+/* Without an AUX area, PERF_SAMPLE_AUX records an empty one. */
+TEST(aux_sample_is_empty)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD | PERF_SAMPLE_AUX;
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = type;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	touch_pages(2);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		ASSERT_EQ(h->size, 32);
+		EXPECT_EQ(buf[3], 0);
+		n++;
+	}
+	EXPECT_GE(n, 2);
+	perf_map_close(&m);
+	close(fd);
+	/* and there is no AUX event to take a sample of */
+	attr.aux_sample_size = 4096;
+	EXPECT_EQ(open_attr(&attr, -1), -1);
 	EXPECT_EQ(errno, EINVAL);
 }
 
