@@ -147,15 +147,15 @@ static void output_stack(struct perf_output_handle *handle,
 			 struct perf_sample_data *data)
 {
 	u64 size = data->stack_user_size, dyn;
+	const void *sp;
 	unsigned int left;
 
 	perf_output_put(handle, size);
 	if (!size)
 		return;
+	sp = (const void *)user_stack_pointer(data->regs_user.regs);
 	pagefault_disable();
-	left = perf_output_copy_fn(handle, copy_user_stack,
-			(const void *)user_stack_pointer(data->regs_user.regs),
-			size);
+	left = perf_output_copy_fn(handle, copy_user_stack, sp, size);
 	pagefault_enable();
 	dyn = size - left;
 	if (left)

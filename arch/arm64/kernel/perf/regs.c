@@ -20,8 +20,9 @@ u64 perf_reg_value(struct pt_regs *regs, int idx)
 	switch (idx) {
 	case PERF_REG_ARM64_VG:
 		/* 64-bit granules in the current SVE vector length */
-		return system_supports_sve() ? sve_vq_from_vl(
-			task_get_sve_vl(current)) * 2 : 0;
+		if (!system_supports_sve())
+			return 0;
+		return sve_vq_from_vl(task_get_sve_vl(current)) * 2;
 	case PERF_REG_ARM64_SP:
 		return compat_user_mode(regs) ? regs->compat_sp : regs->sp;
 	case PERF_REG_ARM64_LR:

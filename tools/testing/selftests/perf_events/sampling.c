@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <asm/perf_regs.h>
 
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
@@ -27,7 +26,8 @@ static void touch_pages(int n)
 	if (p == MAP_FAILED)
 		return;
 	for (int i = 0; i < n; i++)
-		((volatile char *)p)[i * PAGE] = 1;
+		p[i * PAGE] = 1;
+	compiler_barrier();
 	munmap(p, n * PAGE);
 }
 
@@ -445,12 +445,6 @@ TEST(throttling)
 	close(fd);
 }
 
-static __attribute__((noinline)) void leaf_burn(void)
-{
-	burn(20);
-	compiler_barrier();
-}
-
 /* User callchains start with PERF_CONTEXT_USER and the sampled ip. */
 TEST(callchain_user)
 {
@@ -469,7 +463,7 @@ TEST(callchain_user)
 	fd = open_attr(&attr, -1);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
-	leaf_burn();
+	burn(20);
 	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
 		if (h->type != PERF_RECORD_SAMPLE)
 			continue;
@@ -512,17 +506,20 @@ TEST(callchain_limits)
 	close(fd);
 }
 
-/* sp and ip, a register that does not exist, and an extended one */
+/*
+ * Register numbers of the perf_regs ABI (uapi asm/perf_regs.h): sp and ip,
+ * a register that does not exist, and an extended one.
+ */
 #if defined(__x86_64__)
-#define REG_SP		PERF_REG_X86_SP
-#define REG_IP		PERF_REG_X86_IP
-#define REG_BAD		PERF_REG_X86_DS
-#define REG_EXTENDED	PERF_REG_X86_XMM15
+#define REG_SP		7	/* PERF_REG_X86_SP */
+#define REG_IP		8	/* PERF_REG_X86_IP */
+#define REG_BAD		12	/* PERF_REG_X86_DS: not on x86_64 */
+#define REG_EXTENDED	62	/* PERF_REG_X86_XMM15 */
 #elif defined(__aarch64__)
-#define REG_SP		PERF_REG_ARM64_SP
-#define REG_IP		PERF_REG_ARM64_PC
+#define REG_SP		31	/* PERF_REG_ARM64_SP */
+#define REG_IP		32	/* PERF_REG_ARM64_PC */
 #define REG_BAD		40
-#define REG_EXTENDED	PERF_REG_ARM64_VG
+#define REG_EXTENDED	46	/* PERF_REG_ARM64_VG */
 #endif
 
 /* User registers and the user stack, from the sampled user context. */
