@@ -117,3 +117,35 @@ void arch_perf_update_userpage(struct perf_event *event,
 	up->cap_user_time = tsc_clock;
 	up->cap_user_time_short = 0;
 }
+
+/* KVM asks what the host PMU offers: nothing. */
+void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+}
+EXPORT_SYMBOL_GPL(perf_get_x86_pmu_capability);
+
+u64 perf_get_hw_event_config(int hw_event)
+{
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
+
+void perf_check_microcode(void)
+{
+}
+
+void perf_clear_dirty_counters(void)
+{
+}
+
+void perf_events_lapic_init(void)
+{
+}
+
+/*
+ * CR4.PCE policy for user-space rdpmc (see arch/x86/mm/tlb.c): with no PMU
+ * driver neither key is ever flipped, and mm->context decides as usual.
+ */
+DEFINE_STATIC_KEY_FALSE(rdpmc_never_available_key);
+DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
