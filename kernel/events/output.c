@@ -218,7 +218,7 @@ static void sample_read_output(struct perf_output_handle *handle,
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		perf_output_put(handle, running);
 	sample_read_member(handle, leader, format);
-	for_each_sibling_event(sibling, leader)
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
 		sample_read_member(handle, sibling, format);
 }
 
@@ -457,8 +457,15 @@ static int sample_output(struct perf_event *event,
 {
 	struct perf_output_handle handle;
 	struct perf_event_header header;
+	unsigned long flags;
 	int ret;
 
+	/*
+	 * IRQs off from sizing to writing: the event's group is active on
+	 * this CPU, and only this CPU changes its members, with IRQs off, so
+	 * the group that PERF_SAMPLE_READ reads holds still.
+	 */
+	local_irq_save(flags);
 	rcu_read_lock();
 	perf_prepare_sample(data, event, regs);
 	perf_prepare_header(&header, data, event, regs);
@@ -470,6 +477,7 @@ static int sample_output(struct perf_event *event,
 		perf_output_end(&handle);
 	}
 	rcu_read_unlock();
+	local_irq_restore(flags);
 	return ret;
 }
 

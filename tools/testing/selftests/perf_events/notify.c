@@ -102,27 +102,21 @@ TEST(poll_watermark)
 /* A task's event reports POLLHUP once the task has exited. */
 TEST(pollhup_on_exit)
 {
-	int go[2], status, fd;
+	int go, status, fd;
 	struct pollfd p;
 	struct perf_map m;
 	pid_t pid;
-	char c;
 
-	ASSERT_EQ(pipe(go), 0);
-	pid = fork();
+	pid = fork_held(&go);
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
 		touch_pages(4);
 		_exit(0);
 	}
-	close(go[0]);
 	fd = open_faults(pid, 1000, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
+	ASSERT_EQ(release_child(go), 0);
 	p.fd = fd;
 	p.events = POLLIN;
 	ASSERT_EQ(poll(&p, 1, 10000), 1);
@@ -131,7 +125,6 @@ TEST(pollhup_on_exit)
 	EXPECT_GT(perf_map_head(&m), 0);
 	perf_map_close(&m);
 	close(fd);
-	close(go[1]);
 }
 
 /* written by the handlers, read by the tests: atomics, not volatile */

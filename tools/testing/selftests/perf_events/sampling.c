@@ -355,7 +355,8 @@ TEST(cpu_clock_freq_is_a_period)
 		EXPECT_EQ(buf[1], 1000000);
 		n++;
 	}
-	EXPECT_GE(n, 10);
+	/* fewer where hrtimers fall back to the tick (slow debug guests) */
+	EXPECT_GE(n, 3);
 	perf_map_close(&m);
 	close(fd);
 }
