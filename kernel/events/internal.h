@@ -272,6 +272,7 @@ void perf_sideband_account(struct perf_event *event);
 void perf_sideband_free(struct perf_event *event);
 void perf_sideband_exit(struct task_struct *task,
 			struct perf_event_context *ctx);
+void perf_sideband_switch(struct task_struct *other, bool out);
 
 /* output.c */
 int perf_sample_id_size(struct perf_event *event);

@@ -382,9 +382,8 @@ int perf_sample_check(struct perf_event *event)
 	ret = perf_regs_pmu_check(event);
 	if (ret)
 		return ret;
-	/* these side-band records are not built yet */
-	if (a->context_switch || a->namespaces || a->ksymbol ||
-	    a->bpf_event || a->text_poke || a->build_id)
+	/* NAMESPACES records and MMAP2 build ids are not built yet */
+	if (a->namespaces || a->build_id)
 		return -EOPNOTSUPP;
 	if (a->cgroup && !IS_ENABLED(CONFIG_CGROUP_PERF))
 		return -EINVAL;

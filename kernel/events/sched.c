@@ -402,6 +402,7 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx = cpuctx->task_ctx;
 
+	perf_sideband_switch(next, true);
 	if (!ctx)
 		return;
 	raw_spin_lock(&ctx->lock);
@@ -417,14 +418,15 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx = READ_ONCE(task->perf_event_ctxp);
 
-	if (!ctx)
-		return;
-	raw_spin_lock(&cpuctx->ctx.lock);
-	raw_spin_lock_nested(&ctx->lock, SINGLE_DEPTH_NESTING);
-	if (READ_ONCE(task->perf_event_ctxp) == ctx)
-		task_ctx_sched_in(cpuctx, ctx);
-	raw_spin_unlock(&ctx->lock);
-	raw_spin_unlock(&cpuctx->ctx.lock);
+	if (ctx) {
+		raw_spin_lock(&cpuctx->ctx.lock);
+		raw_spin_lock_nested(&ctx->lock, SINGLE_DEPTH_NESTING);
+		if (READ_ONCE(task->perf_event_ctxp) == ctx)
+			task_ctx_sched_in(cpuctx, ctx);
+		raw_spin_unlock(&ctx->lock);
+		raw_spin_unlock(&cpuctx->ctx.lock);
+	}
+	perf_sideband_switch(prev, false);
 }
 
 /* Move the first flexible group of @ctx to the end of the line. */

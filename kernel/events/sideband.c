@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Side-band records: what happens to a task besides its samples, for the
- * events that ask with attr.comm, attr.task, attr.mmap / mmap2 / mmap_data:
- * PERF_RECORD_COMM, FORK, EXIT, MMAP and MMAP2.  A record goes to every
- * enabled event of the current task's context and of this CPU's context
- * that asks for it (an event bound to another CPU does not hear of it).
+ * events that ask with attr.comm, attr.task, attr.mmap / mmap2 / mmap_data,
+ * attr.context_switch, attr.ksymbol, attr.bpf_event and attr.text_poke:
+ * PERF_RECORD_COMM, FORK, EXIT, MMAP, MMAP2, SWITCH, SWITCH_CPU_WIDE,
+ * KSYMBOL, BPF_EVENT and TEXT_POKE.  A record goes to every enabled event
+ * of the current task's context and of this CPU's context that asks for
+ * it (an event bound to another CPU does not hear of it).
  *
  * Locking: the hooks run in process context.  What may sleep (the path of
  * a mapped file) is done first; then each context's events are walked
  * under its ctx->lock, IRQs off, and the records written to their buffers.
- * perf_sb_events counts the events that want any of these records, so
- * that the hooks cost nothing when there are none.
+ * The switch hooks run from the scheduler, before the outgoing task's
+ * context is locked and after the incoming one's is unlocked.
+ * perf_sb_events counts the events that want any of these records (and
+ * perf_switch_events those that want switches), so that the hooks cost
+ * nothing when there are none.
  */
+#include <linux/bpf.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/mman.h>
@@ -21,6 +27,7 @@
 #include "internal.h"
 
 static atomic_t perf_sb_events;
+static atomic_t perf_switch_events;
 
 static bool wants_task(struct perf_event *event)
 {
@@ -31,22 +38,38 @@ static bool wants_task(struct perf_event *event)
 
 static bool wants_any(struct perf_event *event)
 {
-	return wants_task(event);
+	struct perf_event_attr *a = &event->attr;
+
+	return wants_task(event) || a->context_switch || a->ksymbol ||
+	       a->bpf_event || a->text_poke;
 }
 
-/* Count a new event among the side-band listeners (perf_event_alloc()). */
+/*
+ * Count a new event among the side-band listeners (perf_event_alloc()).
+ * A switch listener also keeps the scheduler's hooks on, even with no
+ * task context anywhere.
+ */
 void perf_sideband_account(struct perf_event *event)
 {
 	if (event->parent || !wants_any(event))
 		return;
 	event->attach_state |= PERF_ATTACH_SIDEBAND;
 	atomic_inc(&perf_sb_events);
+	if (event->attr.context_switch) {
+		static_branch_inc(&perf_sched_events);
+		atomic_inc(&perf_switch_events);
+	}
 }
 
 void perf_sideband_free(struct perf_event *event)
 {
-	if (event->attach_state & PERF_ATTACH_SIDEBAND)
-		atomic_dec(&perf_sb_events);
+	if (!(event->attach_state & PERF_ATTACH_SIDEBAND))
+		return;
+	atomic_dec(&perf_sb_events);
+	if (event->attr.context_switch) {
+		atomic_dec(&perf_switch_events);
+		static_branch_dec(&perf_sched_events);
+	}
 }
 
 typedef void (*sb_emit_fn)(struct perf_event *event, void *rec);
@@ -336,4 +359,187 @@ void perf_event_mmap(struct vm_area_struct *vma)
 	m.name = buf;
 	sb_deliver(NULL, mmap_want, mmap_emit, &m);
 	kfree(buf);
+}
+
+/* PERF_RECORD_SWITCH and PERF_RECORD_SWITCH_CPU_WIDE */
+
+struct sb_switch {
+	struct task_struct *other;	/* the task switched to or from */
+	u16 misc;
+};
+
+static bool switch_want(struct perf_event *event, void *rec)
+{
+	return event->attr.context_switch;
+}
+
+static void switch_emit(struct perf_event *event, void *rec)
+{
+	struct sb_switch *sw = rec;
+	u32 ids[2];
+
+	/* a task's own events know the other side needs no naming */
+	if (event->ctx->task) {
+		sb_output(event, PERF_RECORD_SWITCH, sw->misc, NULL, 0, NULL, 0);
+		return;
+	}
+	ids[0] = ns_tgid(event, sw->other);
+	ids[1] = ns_pid(event, sw->other);
+	sb_output(event, PERF_RECORD_SWITCH_CPU_WIDE, sw->misc, ids,
+		  sizeof(ids), NULL, 0);
+}
+
+/*
+ * From the scheduler, IRQs off: current is switching out to @other
+ * (@out), or has just switched in from it.
+ */
+void perf_sideband_switch(struct task_struct *other, bool out)
+{
+	struct sb_switch sw = { .other = other };
+
+	if (!atomic_read(&perf_switch_events))
+		return;
+	if (out) {
+		sw.misc = PERF_RECORD_MISC_SWITCH_OUT;
+		if (task_is_running(current))
+			sw.misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
+	}
+	sb_deliver(NULL, switch_want, switch_emit, &sw);
+}
+
+/* PERF_RECORD_KSYMBOL */
+
+struct sb_ksymbol {
+	struct {
+		u64 addr;
+		u32 len;
+		u16 ksym_type;
+		u16 flags;
+	} body;
+	u16 name_size;
+	char name[KSYM_NAME_LEN];
+};
+
+static bool ksymbol_want(struct perf_event *event, void *rec)
+{
+	return event->attr.ksymbol;
+}
+
+static void ksymbol_emit(struct perf_event *event, void *rec)
+{
+	struct sb_ksymbol *k = rec;
+
+	sb_output(event, PERF_RECORD_KSYMBOL, 0, &k->body, sizeof(k->body),
+		  k->name, k->name_size);
+}
+
+void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
+			const char *sym)
+{
+	struct sb_ksymbol *k;
+
+	if (!atomic_read(&perf_sb_events) ||
+	    ksym_type == PERF_RECORD_KSYMBOL_TYPE_UNKNOWN ||
+	    ksym_type >= PERF_RECORD_KSYMBOL_TYPE_MAX)
+		return;
+	k = kzalloc(sizeof(*k), GFP_ATOMIC);
+	if (!k)
+		return;
+	k->body.addr = addr;
+	k->body.len = len;
+	k->body.ksym_type = ksym_type;
+	k->body.flags = unregister ? PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER : 0;
+	strscpy(k->name, sym, sizeof(k->name));
+	k->name_size = ALIGN(strlen(k->name) + 1, sizeof(u64));
+	sb_deliver(NULL, ksymbol_want, ksymbol_emit, k);
+	kfree(k);
+}
+
+/* PERF_RECORD_BPF_EVENT (without KSYMBOL records of the program's code) */
+
+struct sb_bpf {
+	struct {
+		u16 type;
+		u16 flags;
+		u32 id;
+		u8 tag[BPF_TAG_SIZE];
+	} body;
+};
+
+static bool bpf_want(struct perf_event *event, void *rec)
+{
+	return event->attr.bpf_event;
+}
+
+static void bpf_emit(struct perf_event *event, void *rec)
+{
+	struct sb_bpf *b = rec;
+
+	sb_output(event, PERF_RECORD_BPF_EVENT, 0, &b->body, sizeof(b->body),
+		  NULL, 0);
+}
+
+void perf_event_bpf_event(struct bpf_prog *prog,
+			  enum perf_bpf_event_type type, u16 flags)
+{
+	struct sb_bpf b = { };
+
+	if (!atomic_read(&perf_sb_events) ||
+	    type <= PERF_BPF_EVENT_UNKNOWN || type >= PERF_BPF_EVENT_MAX)
+		return;
+	b.body.type = type;
+	b.body.flags = flags;
+	b.body.id = prog->aux->id;
+	memcpy(b.body.tag, prog->tag, sizeof(b.body.tag));
+	sb_deliver(NULL, bpf_want, bpf_emit, &b);
+}
+
+/* PERF_RECORD_TEXT_POKE */
+
+/* the longest old + new byte strings recorded: x86 pokes at most 2 * 5 */
+#define TEXT_POKE_MAX	64
+
+struct sb_text_poke {
+	struct {
+		u64 addr;
+		u16 old_len;
+		u16 new_len;
+	} __packed body;
+	u16 bytes_size;			/* with the padding */
+	u8 bytes[TEXT_POKE_MAX + sizeof(u64)];
+};
+
+static bool text_poke_want(struct perf_event *event, void *rec)
+{
+	return event->attr.text_poke;
+}
+
+static void text_poke_emit(struct perf_event *event, void *rec)
+{
+	struct sb_text_poke *t = rec;
+
+	sb_output(event, PERF_RECORD_TEXT_POKE, PERF_RECORD_MISC_KERNEL,
+		  &t->body, sizeof(t->body), t->bytes, t->bytes_size);
+}
+
+void perf_event_text_poke(const void *addr, const void *old_bytes,
+			  size_t old_len, const void *new_bytes,
+			  size_t new_len)
+{
+	struct sb_text_poke t = { };
+
+	if (!atomic_read(&perf_sb_events) ||
+	    old_len + new_len > TEXT_POKE_MAX)
+		return;
+	t.body.addr = (unsigned long)addr;
+	t.body.old_len = old_len;
+	t.body.new_len = new_len;
+	if (old_len)
+		memcpy(t.bytes, old_bytes, old_len);
+	if (new_len)
+		memcpy(t.bytes + old_len, new_bytes, new_len);
+	/* the record ends 8-aligned: 12 bytes of body, then the bytes */
+	t.bytes_size = ALIGN(sizeof(t.body) + old_len + new_len,
+			     sizeof(u64)) - sizeof(t.body);
+	sb_deliver(NULL, text_poke_want, text_poke_emit, &t);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the rest of the kernel calls for features this series has not
- * built yet: the NAMESPACES, KSYMBOL, BPF_EVENT and TEXT_POKE side-band
- * records (no event can ask for them: perf_sample_check() refuses the
- * attr bits with -EOPNOTSUPP, so there is nobody to tell), and tracepoint
+ * built yet: the NAMESPACES side-band record (no event can ask for it:
+ * perf_sample_check() refuses attr.namespaces with -EOPNOTSUPP, so there
+ * is nobody to tell), and tracepoint
  * events (the tracepoint PMU exists so that user space finds its type,
  * and refuses every event with -EOPNOTSUPP).
  */
@@ -13,22 +13,6 @@
 
 /* Side-band records no event can ask for yet. */
 void perf_event_namespaces(struct task_struct *tsk)
-{
-}
-
-void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
-			const char *sym)
-{
-}
-
-void perf_event_bpf_event(struct bpf_prog *prog,
-			  enum perf_bpf_event_type type, u16 flags)
-{
-}
-
-void perf_event_text_poke(const void *addr, const void *old_bytes,
-			  size_t old_len, const void *new_bytes,
-			  size_t new_len)
 {
 }
 

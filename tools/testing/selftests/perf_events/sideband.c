@@ -267,4 +267,100 @@ TEST(mmap_data_anon)
 	close(fd);
 }
 
+static void want_switch(struct perf_event_attr *a) { a->context_switch = 1; }
+
+/* A task's event hears of its task's switches, out and in. */
+TEST(switch_of_task)
+{
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_map m;
+	int fd, out = 0, in = 0;
+
+	fd = open_dummy(want_switch);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	for (int i = 0; i < 6; i++)
+		usleep(2000);
+	while ((h = next_of(&m, PERF_RECORD_SWITCH, buf))) {
+		ASSERT_EQ(h->size, 8 + 16);
+		check_id(_metadata, h, id, getpid());
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+			out++;
+		else
+			in++;
+	}
+	EXPECT_GE(out, 3);
+	EXPECT_GE(in, 3);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A CPU's event hears of every switch there, with the other task named. */
+TEST(switch_cpu_wide)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, out = 0, in = 0;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	sw_attr(&attr, PERF_COUNT_SW_DUMMY);
+	attr.sample_type = ID_TYPE;
+	attr.sample_id_all = 1;
+	attr.context_switch = 1;
+	fd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EACCES)
+		SKIP(return, "CPU events not permitted");
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
+	for (int i = 0; i < 6; i++)
+		usleep(2000);
+	while ((h = next_of(&m, PERF_RECORD_SWITCH_CPU_WIDE, buf))) {
+		ASSERT_EQ(h->size, 8 + 8 + 16);
+		/* the records written in our name */
+		if ((uint32_t)buf[2] != getpid())
+			continue;
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+			out++;
+		else
+			in++;
+	}
+	EXPECT_GE(out, 3);
+	EXPECT_GE(in, 3);
+	perf_map_close(&m);
+	close(fd);
+}
+
+static void want_ksymbol(struct perf_event_attr *a) { a->ksymbol = 1; }
+static void want_bpf(struct perf_event_attr *a) { a->bpf_event = 1; }
+static void want_text_poke(struct perf_event_attr *a) { a->text_poke = 1; }
+
+/*
+ * KSYMBOL, BPF_EVENT and TEXT_POKE records come from JIT, kprobes, BPF and
+ * live patching of kernel text, which the test kernels do not do: the
+ * events can only be opened and mapped here.
+ */
+TEST(kernel_text_records_accepted)
+{
+	void (*want[])(struct perf_event_attr *a) = {
+		want_ksymbol, want_bpf, want_text_poke,
+	};
+	struct perf_map m;
+
+	for (int i = 0; i < 3; i++) {
+		int fd = open_dummy(want[i]);
+
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE), 0);
+		perf_map_close(&m);
+		close(fd);
+	}
+}
+
 TEST_HARNESS_MAIN

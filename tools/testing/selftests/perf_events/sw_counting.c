@@ -249,9 +249,12 @@ TEST(task_clock_matches_time_running)
 	/* count and time_running are sampled a moment apart */
 	EXPECT_GE(v[0] + 1000000, v[2]);
 	EXPECT_LE(v[0], v[2] + 1000000);
-	/* and both agree with the thread's own CPU clock */
+	/*
+	 * and both agree with the thread's own CPU clock, which ticks a
+	 * little differently (by more on slow debug kernels)
+	 */
 	EXPECT_LE(used * 9 / 10, v[0]);
-	EXPECT_GE(used * 11 / 10 + 2000000, v[0]);
+	EXPECT_GE(used * 12 / 10 + 5000000, v[0]);
 	close(fd);
 }
 
