@@ -20,19 +20,6 @@
 
 #define PAGE		((size_t)sysconf(_SC_PAGESIZE))
 
-static void touch_pages(int n)
-{
-	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return;
-	for (int i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	compiler_barrier();
-	munmap(p, n * PAGE);
-}
-
 static int open_faults(pid_t pid, int wakeup_events, int watermark)
 {
 	struct perf_event_attr attr;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 struct perf_map {
@@ -90,6 +91,33 @@ perf_map_next(struct perf_map *m, void *buf, size_t size)
 	memcpy((char *)buf + first, m->data, len - first);
 	m->tail += len;
 	return buf;
+}
+
+/* The next record of @type at our read position, or NULL. */
+static inline struct perf_event_header *
+perf_map_next_type(struct perf_map *m, void *buf, size_t size, uint32_t type)
+{
+	struct perf_event_header *h;
+
+	while ((h = perf_map_next(m, buf, size)))
+		if (h->type == type)
+			return h;
+	return NULL;
+}
+
+/* Fault in @n fresh anonymous pages: @n page faults of the caller. */
+static inline void touch_pages(int n)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	for (int i = 0; i < n; i++)
+		p[i * page] = 1;
+	__asm__ __volatile__("" : : : "memory");
+	munmap(p, n * page);
 }
 
 /* The decoded fixed part of a sample; present fields per sample_type. */

@@ -19,20 +19,6 @@
 #define PAGE		((size_t)sysconf(_SC_PAGESIZE))
 #define REC_MAX		4096
 
-/* Fault in @n fresh anonymous pages: @n page-fault events of the caller. */
-static void touch_pages(int n)
-{
-	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return;
-	for (int i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	compiler_barrier();
-	munmap(p, n * PAGE);
-}
-
 /* A page-fault event sampling every fault, enabled. */
 static int open_faults(uint64_t sample_type, int write_backward)
 {
@@ -319,9 +305,8 @@ TEST(set_output_redirects)
 	close(c);
 
 	touch_pages(5);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		seen_a += buf[1] == id_a;
 		seen_b += buf[1] == id_b;
 	}

@@ -18,22 +18,24 @@
 #define PAGE		((size_t)sysconf(_SC_PAGESIZE))
 #define REC_MAX		8192
 
-static void touch_pages(int n)
-{
-	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return;
-	for (int i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	compiler_barrier();
-	munmap(p, n * PAGE);
-}
-
 static int open_attr(struct perf_event_attr *attr, int group)
 {
 	return sys_perf_event_open(attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Open @attr on the caller and map 1 + @pages pages of it; fd or -1. */
+static int open_mapped(struct perf_event_attr *attr, struct perf_map *m,
+		       int pages)
+{
+	int fd = open_attr(attr, -1);
+
+	if (fd < 0)
+		return -1;
+	if (perf_map_open(m, fd, pages, PROT_READ | PROT_WRITE)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* Every fixed field, in order, with values we can predict. */
@@ -63,9 +65,8 @@ TEST(sample_fields)
 	ASSERT_NE(area, MAP_FAILED);
 	for (int i = 0; i < 16; i++)
 		area[i * PAGE] = 1;
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		perf_sample_parse(h, type, 0, 1, &s);
 		ASSERT_EQ(h->size, 8 + 9 * 8);
 		ASSERT_EQ((char *)s.end - (char *)h, h->size);
@@ -119,9 +120,8 @@ TEST(sample_read_group)
 	ASSERT_EQ(ioctl(sib, PERF_EVENT_IOC_ID, &id_sib), 0);
 	ASSERT_EQ(perf_map_open(&m, lead, 8, PROT_READ | PROT_WRITE), 0);
 	touch_pages(16);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		perf_sample_parse(h, type, rf, 2, &s);
 		ASSERT_EQ(h->size, 8 + 8 * 7);
 		EXPECT_EQ(s.read[0], 2);		/* nr */
@@ -238,16 +238,14 @@ TEST(every_occurrence_with_period)
 	attr.sample_period = 4;
 	attr.sample_type = PERF_SAMPLE_PERIOD;
 	attr.disabled = 1;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 4);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	touch_pages(12);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 	count = read_count(fd);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		EXPECT_EQ(buf[1], 1);
 		n++;
 	}
@@ -271,9 +269,8 @@ TEST(ioctl_refresh)
 	attr.sample_period = 2;
 	attr.sample_type = PERF_SAMPLE_IP;
 	attr.disabled = 1;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 4);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3), 0);
 	touch_pages(40);
 	while ((h = perf_map_next(&m, buf, sizeof(buf))))
@@ -313,13 +310,11 @@ TEST(task_clock_samples_by_time)
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.sample_period = 1000000;		/* 1 ms */
 	attr.sample_type = type;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 8);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
 	burn(50);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		EXPECT_EQ(buf[2], 1000000);
 		user += (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 			PERF_RECORD_MISC_USER;
@@ -345,13 +340,11 @@ TEST(cpu_clock_freq_is_a_period)
 	attr.freq = 1;
 	attr.sample_freq = 1000;
 	attr.sample_type = PERF_SAMPLE_PERIOD;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 8);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
 	burn(50);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		EXPECT_EQ(buf[1], 1000000);
 		n++;
 	}
@@ -374,14 +367,12 @@ TEST(freq_mode_adapts_period)
 	attr.freq = 1;
 	attr.sample_freq = 100;
 	attr.sample_type = PERF_SAMPLE_PERIOD;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 16);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
 	for (int i = 0; i < 100; i++)
 		touch_pages(64);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		if (!n++)
 			first = buf[1];
 		last = buf[1];
@@ -461,13 +452,11 @@ TEST(callchain_user)
 	attr.sample_period = 500000;
 	attr.sample_type = type;
 	attr.exclude_callchain_kernel = 1;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 16);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
 	burn(20);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		perf_sample_parse(h, type, 0, 1, &s);
 		ASSERT_EQ((char *)s.end - (char *)h, h->size);
 		if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
@@ -540,9 +529,8 @@ TEST(regs_and_stack_user)
 	attr.sample_type = type;
 	attr.sample_regs_user = (1ULL << REG_SP) | (1ULL << REG_IP);
 	attr.sample_stack_user = 1024;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 16);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
 	burn(20);
 	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
 		if (h->type != PERF_RECORD_SAMPLE ||
@@ -608,13 +596,11 @@ TEST(aux_sample_is_empty)
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	attr.sample_type = type;
-	fd = open_attr(&attr, -1);
+	fd = open_mapped(&attr, &m, 2);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
 	touch_pages(2);
-	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
-		if (h->type != PERF_RECORD_SAMPLE)
-			continue;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+					PERF_RECORD_SAMPLE))) {
 		ASSERT_EQ(h->size, 32);
 		EXPECT_EQ(buf[3], 0);
 		n++;

@@ -54,12 +54,7 @@ static int open_dummy(void (*what)(struct perf_event_attr *attr))
 static struct perf_event_header *next_of(struct perf_map *m, uint32_t type,
 					 uint64_t *buf)
 {
-	struct perf_event_header *h;
-
-	while ((h = perf_map_next(m, buf, REC_MAX)))
-		if (h->type == type)
-			return h;
-	return NULL;
+	return perf_map_next_type(m, buf, REC_MAX, type);
 }
 
 /* The next MMAP or MMAP2 record of the mapping at @addr, or NULL. */
