@@ -382,8 +382,8 @@ int perf_sample_check(struct perf_event *event)
 	ret = perf_regs_pmu_check(event);
 	if (ret)
 		return ret;
-	/* NAMESPACES records and MMAP2 build ids are not built yet */
-	if (a->namespaces || a->build_id)
+	/* NAMESPACES records are not built yet */
+	if (a->namespaces)
 		return -EOPNOTSUPP;
 	if (a->cgroup && !IS_ENABLED(CONFIG_CGROUP_PERF))
 		return -EINVAL;

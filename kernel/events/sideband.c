@@ -18,6 +18,7 @@
  * nothing when there are none.
  */
 #include <linux/bpf.h>
+#include <linux/buildid.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/mman.h>
@@ -28,6 +29,7 @@
 
 static atomic_t perf_sb_events;
 static atomic_t perf_switch_events;
+static atomic_t perf_build_id_events;
 
 static bool wants_task(struct perf_event *event)
 {
@@ -55,6 +57,8 @@ void perf_sideband_account(struct perf_event *event)
 		return;
 	event->attach_state |= PERF_ATTACH_SIDEBAND;
 	atomic_inc(&perf_sb_events);
+	if (event->attr.build_id)
+		atomic_inc(&perf_build_id_events);
 	if (event->attr.context_switch) {
 		static_branch_inc(&perf_sched_events);
 		atomic_inc(&perf_switch_events);
@@ -66,6 +70,8 @@ void perf_sideband_free(struct perf_event *event)
 	if (!(event->attach_state & PERF_ATTACH_SIDEBAND))
 		return;
 	atomic_dec(&perf_sb_events);
+	if (event->attr.build_id)
+		atomic_dec(&perf_build_id_events);
 	if (event->attr.context_switch) {
 		atomic_dec(&perf_switch_events);
 		static_branch_dec(&perf_sched_events);
@@ -254,6 +260,8 @@ struct sb_mmap {
 	bool exec;
 	u32 maj, min, prot, flags;
 	u64 ino, gen, pgoff;
+	u32 build_id_size;		/* 0: none found */
+	u8 build_id[BUILD_ID_SIZE_MAX];
 };
 
 static bool mmap_want(struct perf_event *event, void *rec)
@@ -291,6 +299,16 @@ static void mmap_emit(struct perf_event *event, void *rec)
 
 	if (!m->exec)
 		misc |= PERF_RECORD_MISC_MMAP_DATA;
+	/* the build id takes the place of the device and inode numbers */
+	if (event->attr.mmap2 && event->attr.build_id && m->build_id_size) {
+		u8 *id = (u8 *)&body.maj;
+
+		memset(id, 0, offsetof(typeof(body), prot) -
+			      offsetof(typeof(body), maj));
+		id[0] = m->build_id_size;
+		memcpy(id + 4, m->build_id, m->build_id_size);
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	}
 	if (event->attr.mmap2)
 		sb_output(event, PERF_RECORD_MMAP2, misc, &body, sizeof(body),
 			  m->name, m->name_size);
@@ -351,6 +369,10 @@ void perf_event_mmap(struct vm_area_struct *vma)
 		m.min = MINOR(inode->i_sb->s_dev);
 		m.ino = inode->i_ino;
 		m.gen = inode->i_generation;
+		/* from the page cache only: mmap_lock is held */
+		if (atomic_read(&perf_build_id_events) &&
+		    build_id_parse_nofault(vma, m.build_id, &m.build_id_size))
+			m.build_id_size = 0;
 	}
 	/* the record carries the name zero-padded: build that in @buf */
 	len = strlen(m.name);

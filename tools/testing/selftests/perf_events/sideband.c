@@ -5,6 +5,7 @@
  * each with the sample_id trailer of attr.sample_id_all.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -258,6 +259,81 @@ TEST(mmap_data_anon)
 	EXPECT_EQ(buf[3], 3 * PAGE);
 	EXPECT_STREQ((char *)&buf[5], "//anon");
 	munmap(p, 3 * PAGE);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * The GNU build id of our executable, from its PT_NOTE segments; the size
+ * (0 if it has none).
+ */
+static int exe_build_id(uint8_t *id)
+{
+	static char file[1 << 22];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)file;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	ssize_t len = fd < 0 ? -1 : read(fd, file, sizeof(file));
+
+	if (fd >= 0)
+		close(fd);
+	if (len < (ssize_t)sizeof(*eh))
+		return 0;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr *ph = (Elf64_Phdr *)(file + eh->e_phoff) + i;
+		size_t off = ph->p_offset, end = off + ph->p_filesz;
+
+		if (ph->p_type != PT_NOTE || end > (size_t)len)
+			continue;
+		while (off + sizeof(Elf64_Nhdr) <= end) {
+			Elf64_Nhdr *n = (Elf64_Nhdr *)(file + off);
+			char *name = (char *)(n + 1);
+			size_t desc = off + sizeof(*n) + ((n->n_namesz + 3) & ~3);
+
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(name, "GNU", 4) && n->n_descsz <= 20) {
+				memcpy(id, file + desc, n->n_descsz);
+				return n->n_descsz;
+			}
+			off = desc + ((n->n_descsz + 3) & ~3);
+		}
+	}
+	return 0;
+}
+
+static void want_build_id(struct perf_event_attr *a)
+{
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->build_id = 1;
+}
+
+/* With attr.build_id, MMAP2 names the file by its build id. */
+TEST(mmap2_build_id)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_map m;
+	uint8_t id[20], *rec;
+	int fd, file, size;
+	off_t len;
+	void *p;
+
+	size = exe_build_id(id);
+	if (!size)
+		SKIP(return, "the test binary has no build id");
+	fd = open_dummy(want_build_id);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	p = map_self(&file, &len);
+	ASSERT_NE(p, MAP_FAILED);
+	h = next_map(&m, PERF_RECORD_MMAP2, buf, p);
+	ASSERT_NE(h, NULL);
+	EXPECT_TRUE(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID);
+	rec = (uint8_t *)&buf[5];	/* after pid/tid, addr, len, pgoff */
+	EXPECT_EQ(rec[0], size);
+	EXPECT_EQ(memcmp(rec + 4, id, size), 0);
+	munmap(p, len);
+	close(file);
 	perf_map_close(&m);
 	close(fd);
 }
