@@ -212,6 +212,24 @@ static int pmuv3_alloc_cpus(struct pmuv3 *pmuv3)
 	return 0;
 }
 
+/*
+ * The first dynamic type stock hands out is PERF_TYPE_MAX + 2: two unnamed
+ * PMUs of its core take the two before.  Our core starts at PERF_TYPE_MAX,
+ * so the PMU asks for the lowest free id from PERF_TYPE_MAX + 2 itself and
+ * gets the type user space sees on stock (8 for the first one).  Drop this
+ * for -1 once the core numbers dynamic PMUs that way.
+ */
+#define PMUV3_FIRST_TYPE	(PERF_TYPE_MAX + 2)
+
+static int pmuv3_register(struct pmuv3 *pmuv3)
+{
+	int type, ret = -ENOSPC;
+
+	for (type = PMUV3_FIRST_TYPE; ret == -ENOSPC && type < INT_MAX; type++)
+		ret = perf_pmu_register(&pmuv3->pmu, pmuv3->name, type);
+	return ret;
+}
+
 static int pmuv3_probe(struct platform_device *pdev)
 {
 	struct pmuv3 *pmuv3;
@@ -241,7 +259,7 @@ static int pmuv3_probe(struct platform_device *pdev)
 	ret = cpuhp_state_add_instance(CPUHP_AP_PERF_ARM_STARTING, &pmuv3->node);
 	if (ret)
 		goto out_free_irq;
-	ret = perf_pmu_register(&pmuv3->pmu, pmuv3->name, -1);
+	ret = pmuv3_register(pmuv3);
 	if (ret)
 		goto out_remove_hp;
 	list_add_tail(&pmuv3->entry, &pmuv3_list);
