@@ -16,9 +16,9 @@
 #include <linux/bitfield.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
+#include <linux/kvm_host.h>
 #include <linux/perf_event.h>
 #include <asm/irq_regs.h>
-#include <asm/kvm_host.h>
 #include <asm/virt.h>
 
 #include "pmuv3.h"

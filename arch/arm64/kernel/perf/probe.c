@@ -14,6 +14,7 @@
  * its registers.
  */
 #include <linux/cpu.h>
+#include <linux/cpufeature.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -24,7 +25,6 @@
 #include <linux/percpu.h>
 #include <linux/platform_device.h>
 #include <linux/smp.h>
-#include <asm/cpufeature.h>
 #include <asm/sysreg.h>
 
 #include "pmuv3.h"
