@@ -109,6 +109,14 @@ static void event_free_rcu(struct rcu_head *head)
 /* Undo perf_event_alloc(); the event is in no context any more. */
 void perf_event_free(struct perf_event *event)
 {
+	perf_overflow_free_event(event);
+	perf_callchain_event_free(event);
+	perf_sideband_free(event);
+	if (event->rb) {
+		mutex_lock(&event->mmap_mutex);
+		perf_rb_detach(event);
+		mutex_unlock(&event->mmap_mutex);
+	}
 	if (event->parent)
 		perf_event_put(event->parent);
 	if (event->destroy)
@@ -124,17 +132,19 @@ void perf_event_free(struct perf_event *event)
 	call_rcu(&event->rcu_head, event_free_rcu);
 }
 
-/* What the core cannot do yet for an event its PMU accepted. */
+/* What the core checks of an event its PMU accepted. */
 static int perf_event_alloc_check(struct perf_event *event,
 				  struct task_struct *task)
 {
+	int ret;
+
 	/* a PMU without task contexts counts per CPU only */
 	if (task && event->pmu->task_ctx_nr == perf_invalid_context)
 		return -EINVAL;
-	/* sampling lands with the ring buffer */
-	if (is_sampling_event(event))
-		return -EOPNOTSUPP;
-	return 0;
+	ret = perf_sample_check(event);
+	if (ret)
+		return ret;
+	return perf_callchain_event_init(event);
 }
 
 /* Drop a reference (the file's, a child's, or a transient one). */
@@ -194,6 +204,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	event->overflow_handler = handler;
 	event->overflow_handler_context = handler_ctx;
 	event->hw.sample_period = attr->freq ? 0 : attr->sample_period;
+	perf_overflow_init_event(event);
 	if (task) {
 		get_task_struct(task);
 		event->hw.target = task;
@@ -212,6 +223,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		return ERR_PTR(ret);
 	}
 	event->read_size = perf_read_size(event);
+	perf_event_sizes_init(event);
+	perf_overflow_account(event);
+	perf_sideband_account(event);
 	return event;
 }
 
@@ -408,6 +422,15 @@ static void disable_fn(struct perf_event_context *ctx,
 	perf_event_set_state(event, PERF_EVENT_STATE_OFF);
 }
 
+/*
+ * Disable @event from IRQ context on this CPU (an overflow reached its
+ * REFRESH limit).  False if the event is live on another CPU meanwhile.
+ */
+bool perf_event_disable_irq(struct perf_event *event)
+{
+	return perf_ctx_call_local(event->ctx, event, disable_fn, NULL);
+}
+
 static void event_disable_locked(struct perf_event *event)
 {
 	perf_ctx_call(event->ctx, event, disable_fn, NULL);
@@ -566,6 +589,7 @@ static void exit_ctx_fn(struct perf_event_context *ctx,
 		if (live)
 			perf_event_sched_out(event);
 		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
+		perf_event_wakeup_exit(event);
 	}
 }
 
@@ -633,6 +657,8 @@ void perf_event_exit_task(struct task_struct *task)
 {
 	struct perf_event *event, *tmp;
 
+	if (task->flags & PF_EXITING)
+		perf_sideband_exit(task, NULL);
 	task_ctx_exit(task);
 	if (!(task->flags & PF_EXITING))
 		return;

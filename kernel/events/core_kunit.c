@@ -21,9 +21,28 @@ static void set_reserved_1(struct perf_event_attr *a) { a->__reserved_1 = 1; }
 static void set_reserved_2(struct perf_event_attr *a) { a->__reserved_2 = 1; }
 static void set_reserved_3(struct perf_event_attr *a) { a->__reserved_3 = 1; }
 static void set_bad_sample(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_MAX; }
+/* every sample bit that may be combined: one of the two weight layouts */
 static void set_all_sample(struct perf_event_attr *a)
 {
-	a->sample_type = PERF_SAMPLE_MAX - 1 - PERF_SAMPLE_BRANCH_STACK;
+	a->sample_type = PERF_SAMPLE_MAX - 1 - PERF_SAMPLE_BRANCH_STACK -
+			 PERF_SAMPLE_WEIGHT_STRUCT;
+}
+
+static void set_both_weights(struct perf_event_attr *a)
+{
+	a->sample_type = PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT;
+}
+
+static void set_inherit_read(struct perf_event_attr *a)
+{
+	a->inherit = 1;
+	a->sample_type = PERF_SAMPLE_READ;
+}
+
+static void set_inherit_read_tid(struct perf_event_attr *a)
+{
+	a->inherit = 1;
+	a->sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_TID;
 }
 
 static void set_bad_format(struct perf_event_attr *a) { a->read_format = PERF_FORMAT_MAX; }
@@ -103,6 +122,9 @@ static const struct attr_case attr_cases[] = {
 	{ "__reserved_3", set_reserved_3, -EINVAL },
 	{ "unknown sample bit", set_bad_sample, -EINVAL },
 	{ "every sample bit", set_all_sample, 0 },
+	{ "both weight layouts", set_both_weights, -EINVAL },
+	{ "inherited PERF_SAMPLE_READ", set_inherit_read, -EINVAL },
+	{ "inherited PERF_SAMPLE_READ with tid", set_inherit_read_tid, 0 },
 	{ "unknown read_format bit", set_bad_format, -EINVAL },
 	{ "every read_format bit", set_all_format, 0 },
 	{ "period with bit 63", set_period_msb, -EINVAL },

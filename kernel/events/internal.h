@@ -48,6 +48,7 @@
 #define _KERNEL_EVENTS_INTERNAL_H
 
 #include <linux/perf_event.h>
+#include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 
@@ -60,6 +61,12 @@
 
 /* event->attach_state: the parent is being released, no new children */
 #define PERF_ATTACH_DYING	0x8000
+
+/* event->attach_state: counted among the frequency events (overflow.c) */
+#define PERF_ATTACH_FREQ	0x4000
+
+/* event->attach_state: counted among the side-band listeners (sideband.c) */
+#define PERF_ATTACH_SIDEBAND	0x2000
 
 /* default perf_event_mux_interval_ms of a PMU */
 #define PERF_MUX_DEFAULT_MS	4
@@ -104,6 +111,7 @@ u64 perf_event_id_next(void);
 void perf_event_for_group(struct perf_event *event, bool group,
 			  void (*op)(struct perf_event *event));
 void perf_event_enable_locked(struct perf_event *event);
+bool perf_event_disable_irq(struct perf_event *event);
 void perf_event_disable_locked(struct perf_event *event);
 
 /* sched.c */
@@ -111,7 +119,11 @@ typedef void (*perf_ctx_fn)(struct perf_event_context *ctx,
 			    struct perf_event *event, void *arg, bool live);
 void perf_ctx_call(struct perf_event_context *ctx,
 		   struct perf_event *event, perf_ctx_fn fn, void *arg);
+bool perf_ctx_call_local(struct perf_event_context *ctx,
+			 struct perf_event *event, perf_ctx_fn fn, void *arg);
 void perf_ctx_update_time(struct perf_event_context *ctx);
+void perf_event_times_now(struct perf_event *event, u64 *enabled,
+			  u64 *running);
 void perf_event_update_time(struct perf_event *event);
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
@@ -160,6 +172,107 @@ void perf_sw_init(void);
 
 /* Stubs for what later issues build (unsupported.c) */
 void perf_tp_init(void);
+
+/*
+ * Sampling (issue 4)
+ * ------------------
+ * A sampling event overflows every hw.sample_period occurrences
+ * (overflow.c); each overflow writes a record into the event's ring buffer
+ * (ring_buffer.c, output.c), which user space maps (mmap.c).  Output runs
+ * in any context, NMI included, on the CPU where the event is active: the
+ * buffer is written lock-free, with nesting counted per buffer, and
+ * everything that may sleep or wake (wakeups, disable, signals) is deferred
+ * to irq_work or task_work.
+ *
+ * event->mmap_mutex guards event->rb changes (mmap, munmap, SET_OUTPUT);
+ * readers in the output path use rcu_dereference(event->rb).
+ * rb->event_lock (spinlock) guards rb->event_list, the events writing into
+ * the buffer, which its wakeups reach.
+ */
+struct perf_buffer {
+	refcount_t		refcount;
+	struct rcu_head		rcu_head;
+	int			nr_pages;	/* data pages: 0 or a power of 2 */
+	unsigned long		size;		/* data bytes */
+	bool			overwrite;	/* read-only map: no data_tail */
+	local_t			head;		/* bytes reserved, ever */
+	local_t			nest;		/* writers in progress, this CPU */
+	local_t			events;		/* samples since the last wakeup */
+	unsigned long		wakeup_head;	/* head at the last wakeup */
+	unsigned long		watermark;	/* bytes between wakeups */
+	atomic_long_t		lost;		/* records dropped, not reported */
+	atomic_t		poll;		/* a wakeup since the last poll */
+	atomic_t		paused;		/* PAUSE_OUTPUT */
+	atomic_t		mmap_count;	/* mappings of the buffer */
+	spinlock_t		event_lock;
+	struct list_head	event_list;	/* events writing here */
+	struct user_struct	*mmap_user;	/* who the pages are charged to */
+	unsigned long		mmap_locked;	/* pages charged to the user */
+	unsigned long		pinned_vm;	/* pages charged to the mm */
+	struct mm_struct	*mmap_mm;
+	struct perf_event_mmap_page *user_page;
+	void			*data;		/* nr_pages of data after it */
+};
+
+/* ring_buffer.c */
+struct perf_buffer *perf_rb_alloc(int nr_pages, long watermark,
+				  bool overwrite);
+void perf_rb_put(struct perf_buffer *rb);
+void perf_rb_attach(struct perf_event *event, struct perf_buffer *rb);
+void perf_rb_detach(struct perf_event *event);
+void perf_rb_wakeup(struct perf_buffer *rb);
+struct perf_buffer *perf_event_rb_get(struct perf_event *event);
+unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
+				 perf_copy_f copy, const void *buf,
+				 unsigned int len);
+
+/* mmap.c */
+void perf_userpage_times(struct perf_event *event);
+int perf_event_set_output(struct perf_event *event, struct perf_event *output);
+__poll_t perf_event_poll(struct perf_event *event, struct file *file,
+			 poll_table *wait);
+int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma);
+
+/* overflow.c */
+void perf_event_wakeup(struct perf_event *event);
+void perf_event_wakeup_exit(struct perf_event *event);
+void perf_overflow_init_event(struct perf_event *event);
+void perf_overflow_account(struct perf_event *event);
+void perf_overflow_free_event(struct perf_event *event);
+void perf_sample_tick(struct perf_cpu_context *cpuctx);
+int perf_event_pause_output(struct perf_event *event, unsigned long pause);
+int perf_event_period(struct perf_event *event, u64 period);
+void perf_throttle_tick(struct perf_event_context *ctx);
+void perf_event_unthrottle_in(struct perf_event *event);
+int perf_sample_check(struct perf_event *event);
+int perf_event_overflow_throttle(struct perf_event *event,
+				 struct perf_sample_data *data,
+				 struct pt_regs *regs, bool throttle);
+
+/* callchain.c */
+int perf_callchain_event_init(struct perf_event *event);
+void perf_callchain_event_free(struct perf_event *event);
+
+/* sideband.c */
+void perf_sideband_account(struct perf_event *event);
+void perf_sideband_free(struct perf_event *event);
+void perf_sideband_exit(struct task_struct *task,
+			struct perf_event_context *ctx);
+
+/* output.c */
+int perf_sample_id_size(struct perf_event *event);
+void perf_event_sizes_init(struct perf_event *event);
+void perf_output_sample_done(struct perf_output_handle *handle);
+void perf_event_header_init_id(struct perf_event_header *header,
+			       struct perf_sample_data *data,
+			       struct perf_event *event);
+void perf_event_output_id(struct perf_output_handle *handle,
+			  struct perf_sample_data *data,
+			  struct perf_event *event);
+void perf_log_throttle(struct perf_event *event, bool unthrottle);
+void perf_log_lost_samples(struct perf_event *event, u64 lost);
+void perf_output_lost(struct perf_output_handle *handle,
+		      struct perf_event *event, u64 lost);
 
 /*
  * Time accounting, shared with the KUnit suite.  An event's enabled time

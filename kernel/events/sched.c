@@ -29,6 +29,32 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
 	ctx->timestamp = now;
 }
 
+/*
+ * The event's times as of now, without locks: for the user page and for
+ * PERF_SAMPLE_READ, where the context's clock may be a little stale.
+ */
+void perf_event_times_now(struct perf_event *event, u64 *enabled,
+			  u64 *running)
+{
+	struct perf_event_context *ctx = event->ctx;
+	enum perf_event_state state = READ_ONCE(event->state);
+	u64 now, delta = 0;
+
+	*enabled = event->total_time_enabled;
+	*running = event->total_time_running;
+	if (!ctx)
+		return;
+	now = READ_ONCE(ctx->time);
+	if (READ_ONCE(ctx->is_active))
+		now += perf_clock() - READ_ONCE(ctx->timestamp);
+	if ((s64)(now - event->tstamp) > 0)
+		delta = now - event->tstamp;
+	if (state >= PERF_EVENT_STATE_INACTIVE)
+		*enabled += delta;
+	if (state == PERF_EVENT_STATE_ACTIVE)
+		*running += delta;
+}
+
 /* Bring the event's times up to the context's (already updated) time. */
 void perf_event_update_time(struct perf_event *event)
 {
@@ -134,6 +160,7 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 		return 0;
 	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 	WRITE_ONCE(event->oncpu, smp_processor_id());
+	perf_event_unthrottle_in(event);
 	if (event->pmu->add(event, PERF_EF_START)) {
 		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		WRITE_ONCE(event->oncpu, -1);
@@ -142,6 +169,7 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 	list_add_tail(&event->active_list,
 		      pinned ? &epc->pinned_active : &epc->flexible_active);
 	cpc_account(event, 1);
+	perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -158,6 +186,7 @@ void perf_event_sched_out(struct perf_event *event)
 	WRITE_ONCE(event->oncpu, -1);
 	list_del_init(&event->active_list);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	perf_event_update_userpage(event);
 }
 
 /*
@@ -422,6 +451,7 @@ void perf_event_task_tick(void)
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *task_ctx;
 
+	perf_sample_tick(cpuctx);
 	if (!__this_cpu_read(perf_rotate_pending) ||
 	    time_before(jiffies, __this_cpu_read(perf_rotate_next)))
 		return;
@@ -500,6 +530,33 @@ static void ctx_call_here(void *info)
 	if (tctx)
 		raw_spin_unlock(&tctx->lock);
 	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+/*
+ * perf_ctx_call() for IRQ context on this CPU: runs @fn live if @ctx is live
+ * here, or not live if it is live nowhere.  False if it is live elsewhere.
+ */
+bool perf_ctx_call_local(struct perf_event_context *ctx,
+			 struct perf_event *event, perf_ctx_fn fn, void *arg)
+{
+	struct ctx_call call = {
+		.ctx = ctx, .event = event, .fn = fn, .arg = arg,
+	};
+	unsigned long flags;
+	bool done = true;
+
+	local_irq_save(flags);
+	ctx_call_here(&call);
+	if (!call.done) {
+		raw_spin_lock(&ctx->lock);
+		if (!ctx->is_active)
+			fn(ctx, event, arg, false);
+		else
+			done = false;
+		raw_spin_unlock(&ctx->lock);
+	}
+	local_irq_restore(flags);
+	return done;
 }
 
 /* The CPU where @ctx may be live, or -1 if it cannot be live anywhere. */

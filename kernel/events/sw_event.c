@@ -3,14 +3,18 @@
  * The software PMU (PERF_TYPE_SOFTWARE): counters fed by hooks in the rest
  * of the kernel (page faults, context switches, migrations, alignment and
  * emulation faults) and the two clocks, cpu-clock and task-clock.
+ * A sampling hook-fed event overflows every sample_period occurrences; a
+ * sampling clock samples from an hrtimer.
  *
  * Locking: an active hook-fed event sits on a per-CPU RCU list of its
  * event id; ->add()/->del() edit this CPU's list with IRQs off (ctx->lock
  * held), the hooks walk it with preemption off.  Events are freed after a
  * grace period, so a hook never sees a freed event.
  */
+#include <linux/hrtimer.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
+#include <asm/irq_regs.h>
 
 #include "internal.h"
 
@@ -66,6 +70,65 @@ static bool sw_event_excluded(struct perf_event *event, struct pt_regs *regs)
 	return false;
 }
 
+/*
+ * Re-arm a software period: the number of whole periods that elapsed,
+ * with hw.period_left counting down to the next overflow.
+ */
+u64 perf_swevent_set_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	u64 period = hwc->sample_period;
+	u64 nr;
+
+	hwc->last_period = period;
+	if (left > 0 || !period)
+		return 0;
+	nr = div64_u64(-left, period) + 1;
+	local64_add(nr * period, &hwc->period_left);
+	return nr;
+}
+EXPORT_SYMBOL_GPL(perf_swevent_set_period);
+
+/*
+ * @nr more occurrences of a sampling software event: one sample a period.
+ * An event that records PERF_SAMPLE_PERIOD at a fixed period samples every
+ * hook call instead, with the occurrences of that call as its period, so
+ * that the periods add up to the exact count.  As on stock, only the
+ * second and later samples of one hook call count toward throttling.
+ */
+static void sw_overflow(struct perf_event *event, u64 nr,
+			struct pt_regs *regs, u64 addr)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct perf_sample_data data;
+	bool throttle = false;
+
+	if ((event->attr.sample_type & PERF_SAMPLE_PERIOD) &&
+	    !event->attr.freq) {
+		perf_sample_data_init(&data, addr, nr);
+		if (perf_event_overflow_throttle(event, &data, regs, false))
+			hwc->state = PERF_HES_STOPPED;
+		return;
+	}
+	if (local64_sub_return(nr, &hwc->period_left) > 0)
+		return;
+	while (local64_read(&hwc->period_left) <= 0) {
+		hwc->last_period = hwc->sample_period;
+		perf_sample_data_init(&data, addr, hwc->last_period);
+		local64_add(hwc->sample_period ?: 1, &hwc->period_left);
+		if (perf_event_overflow_throttle(event, &data, regs,
+						 throttle)) {
+			/* throttled or out of REFRESH: no more this time */
+			hwc->state = PERF_HES_STOPPED;
+			if (local64_read(&hwc->period_left) <= 0)
+				local64_set(&hwc->period_left, hwc->sample_period ?: 1);
+			break;
+		}
+		throttle = true;
+	}
+}
+
 /* Count @nr occurrences of @event_id on this CPU; preemption is off. */
 void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
@@ -73,8 +136,11 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	struct perf_event *event;
 
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
-		if (!sw_event_excluded(event, regs))
-			local64_add(nr, &event->count);
+		if (sw_event_excluded(event, regs))
+			continue;
+		local64_add(nr, &event->count);
+		if (is_sampling_event(event) && regs)
+			sw_overflow(event, nr, regs, addr);
 	}
 }
 
@@ -107,6 +173,79 @@ static void sw_clock_update(struct perf_event *event)
 		local64_add(now - prev, &event->count);
 }
 
+/* The shortest period of a sampling clock, in nanoseconds. */
+#define SW_CLOCK_MIN_PERIOD	10000ULL
+
+/*
+ * A sampling clock samples from an hrtimer that fires every period of
+ * running time, with the registers of whatever it interrupted.
+ */
+static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
+{
+	struct perf_event *event = container_of(timer, struct perf_event,
+						hw.hrtimer);
+	struct hw_perf_event *hwc = &event->hw;
+	struct pt_regs *regs = get_irq_regs();
+	struct perf_sample_data data;
+	int stop = 0;
+
+	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
+		return HRTIMER_NORESTART;
+	sw_clock_update(event);
+	if (regs && !sw_event_excluded(event, regs)) {
+		hwc->last_period = hwc->sample_period;
+		perf_sample_data_init(&data, 0, hwc->last_period);
+		stop = perf_event_overflow(event, &data, regs);
+	}
+	if (stop)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(hwc->sample_period));
+	return HRTIMER_RESTART;
+}
+
+static void sw_clock_timer_start(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+
+	if (left <= 0 || left > hwc->sample_period)
+		left = hwc->sample_period;
+	hrtimer_start(&hwc->hrtimer, ns_to_ktime(left),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void sw_clock_timer_stop(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	ktime_t rem = hrtimer_get_remaining(&hwc->hrtimer);
+
+	local64_set(&hwc->period_left, ktime_to_ns(rem));
+	hrtimer_cancel(&hwc->hrtimer);
+}
+
+/*
+ * A clock's period is time: a frequency becomes the matching period once,
+ * here, and never adapts.
+ */
+static void sw_clock_init(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!is_sampling_event(event))
+		return;
+	if (event->attr.freq) {
+		event->attr.freq = 0;
+		event->attr.sample_period = NSEC_PER_SEC /
+					    event->attr.sample_freq;
+	}
+	hwc->sample_period = max(event->attr.sample_period,
+				 SW_CLOCK_MIN_PERIOD);
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+	hrtimer_init(&hwc->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hwc->hrtimer.function = sw_clock_tick;
+}
+
 static void sw_destroy(struct perf_event *event)
 {
 	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
@@ -120,8 +259,12 @@ static int sw_event_init(struct perf_event *event)
 		return -ENOENT;
 	if (id >= PERF_COUNT_SW_MAX)
 		return -ENOENT;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
 	event->event_caps |= PERF_EV_CAP_SOFTWARE;
-	if (!sw_is_clock(event)) {
+	if (sw_is_clock(event)) {
+		sw_clock_init(event);
+	} else {
 		static_key_slow_inc(&perf_swevent_enabled[id]);
 		event->destroy = sw_destroy;
 	}
@@ -130,15 +273,27 @@ static int sw_event_init(struct perf_event *event)
 
 static void sw_start(struct perf_event *event, int flags)
 {
-	if (sw_is_clock(event))
-		local64_set(&event->hw.prev_count, perf_clock());
-	event->hw.state = 0;
+	struct hw_perf_event *hwc = &event->hw;
+
+	if ((flags & PERF_EF_RELOAD) && local64_read(&hwc->period_left) <= 0)
+		local64_set(&hwc->period_left, hwc->sample_period);
+	if (sw_is_clock(event)) {
+		local64_set(&hwc->prev_count, perf_clock());
+		if (is_sampling_event(event))
+			sw_clock_timer_start(event);
+	}
+	hwc->state = 0;
 }
 
 static void sw_stop(struct perf_event *event, int flags)
 {
-	if (sw_is_clock(event))
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	if (sw_is_clock(event)) {
+		if (is_sampling_event(event))
+			sw_clock_timer_stop(event);
 		sw_clock_update(event);
+	}
 	event->hw.state = PERF_HES_STOPPED;
 }
 

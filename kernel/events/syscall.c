@@ -56,13 +56,6 @@ int perf_cpu_time_max_percent_handler(const struct ctl_table *table,
 	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 }
 
-/* Nothing holds callchain buffers yet, so the limits can always change. */
-int perf_event_max_stack_handler(const struct ctl_table *table, int write,
-				 void *buffer, size_t *lenp, loff_t *ppos)
-{
-	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-}
-
 /* Counting the kernel needs paranoid <= 1 or CAP_PERFMON. */
 int perf_allow_kernel(void)
 {
@@ -111,6 +104,13 @@ int perf_attr_check(struct perf_event_attr *attr)
 	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
 		return -EINVAL;
 	if (attr->sample_type & ~(PERF_SAMPLE_MAX - 1))
+		return -EINVAL;
+	if ((attr->sample_type & PERF_SAMPLE_WEIGHT_TYPE) ==
+	    PERF_SAMPLE_WEIGHT_TYPE)
+		return -EINVAL;
+	/* an inherited sample's read values need the tid to be told apart */
+	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ) &&
+	    !(attr->sample_type & PERF_SAMPLE_TID))
 		return -EINVAL;
 	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
 		return -EINVAL;
@@ -182,11 +182,19 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 
 static __poll_t perf_poll(struct file *file, poll_table *wait)
 {
-	struct perf_event *event = file->private_data;
+	return perf_event_poll(file->private_data, file, wait);
+}
 
-	/* without a ring buffer there is nothing to wait for */
-	poll_wait(file, &event->waitq, wait);
-	return EPOLLHUP;
+static int perf_fasync(int fd, struct file *file, int on)
+{
+	struct perf_event *event = file->private_data;
+	struct inode *inode = file_inode(file);
+	int ret;
+
+	inode_lock(inode);
+	ret = fasync_helper(fd, file, on, &event->fasync);
+	inode_unlock(inode);
+	return ret < 0 ? ret : 0;
 }
 
 static struct perf_event *perf_file_event(struct file *file)
@@ -199,6 +207,7 @@ static struct perf_event *perf_file_event(struct file *file)
 static long perf_ioctl_period(struct perf_event *event, u64 __user *arg)
 {
 	u64 period;
+	int ret;
 
 	if (copy_from_user(&period, arg, sizeof(period)))
 		return -EFAULT;
@@ -206,28 +215,28 @@ static long perf_ioctl_period(struct perf_event *event, u64 __user *arg)
 		return -EINVAL;
 	if (!period || (period & (1ULL << 63)))
 		return -EINVAL;
-	/* no sampling event can exist before the ring buffer lands */
-	return -EOPNOTSUPP;
+	mutex_lock(&event->ctx->mutex);
+	ret = perf_event_period(event, period);
+	mutex_unlock(&event->ctx->mutex);
+	return ret;
 }
 
-static long perf_ioctl_set_output(struct perf_event *event, int fd)
+/* SET_OUTPUT's argument is a long: -1 clears, anything else is an fd. */
+static long perf_ioctl_set_output(struct perf_event *event, unsigned long fd)
 {
 	struct perf_event *output;
 	struct file *file;
 	long ret;
 
-	if (fd == -1)
-		return 0;	/* no buffer to redirect yet: nothing to undo */
+	if (fd == -1UL)
+		return perf_event_set_output(event, NULL);
+	if (fd > INT_MAX)
+		return -EBADF;
 	file = fget(fd);
 	if (!file)
 		return -EBADF;
 	output = perf_file_event(file);
-	if (!output)
-		ret = -EBADF;
-	else if (output == event)
-		ret = -EINVAL;
-	else
-		ret = -EINVAL;	/* neither event can have a buffer yet */
+	ret = output ? perf_event_set_output(event, output) : -EBADF;
 	fput(file);
 	return ret;
 }
@@ -257,9 +266,10 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return 0;
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return perf_ioctl_set_output(event, arg);
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		return perf_event_pause_output(event, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 	case PERF_EVENT_IOC_QUERY_BPF:
-	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return -EINVAL;
 	case PERF_EVENT_IOC_SET_BPF:
 		return -EINVAL;
@@ -276,16 +286,9 @@ const struct file_operations perf_fops = {
 	.poll		= perf_poll,
 	.unlocked_ioctl	= perf_ioctl,
 	.compat_ioctl	= perf_ioctl,
+	.mmap		= perf_event_mmap_fop,
+	.fasync		= perf_fasync,
 };
-
-/* REFRESH arms a sampling event for N overflows; only sampling events. */
-int perf_event_refresh(struct perf_event *event, int refresh)
-{
-	if (event->attr.inherit || !is_sampling_event(event))
-		return -EINVAL;
-	return -EOPNOTSUPP;
-}
-EXPORT_SYMBOL_GPL(perf_event_refresh);
 
 /* perf_event_open(2)'s group_fd: a perf event file, or -EBADF. */
 static struct perf_event *open_group_leader(int group_fd, struct fd *f)
@@ -369,6 +372,7 @@ struct perf_open {
 	unsigned long flags;
 	struct task_struct *task;
 	struct perf_event *leader;
+	struct perf_event *output;	/* PERF_FLAG_FD_OUTPUT */
 	struct perf_event *event;
 	struct perf_event_context *ctx;
 };
@@ -466,10 +470,14 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 			o.leader = NULL;
 			goto out_fd;
 		}
+		if (flags & PERF_FLAG_FD_OUTPUT)
+			o.output = o.leader;
 		if (flags & PERF_FLAG_FD_NO_GROUP)
 			o.leader = NULL;
 	}
 	ret = open_event(&o);
+	if (!ret && o.output)
+		ret = perf_event_set_output(o.event, o.output);
 	if (ret)
 		goto out_event;
 	event = o.event;

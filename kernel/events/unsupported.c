@@ -1,30 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the rest of the kernel calls for features this series has not
- * built yet: sampling output, the ring buffer, side-band records,
- * callchains and tracepoint events.  Each entry point is correct for its
- * caller as things stand: no event can sample or own a buffer yet (the
- * software PMU refuses sampling with -EOPNOTSUPP), so there is no record
- * to write and nobody to notify; the tracepoint PMU exists so that user
- * space finds its type, and refuses every event with -EOPNOTSUPP.
+ * built yet: the NAMESPACES, KSYMBOL, BPF_EVENT and TEXT_POKE side-band
+ * records (no event can ask for them: perf_sample_check() refuses the
+ * attr bits with -EOPNOTSUPP, so there is nobody to tell), and tracepoint
+ * events (the tracepoint PMU exists so that user space finds its type,
+ * and refuses every event with -EOPNOTSUPP).
  */
 #include <linux/trace_events.h>
 
 #include "internal.h"
 
-/* Side-band records: no event can have a ring buffer to receive them. */
-void perf_event_mmap(struct vm_area_struct *vma)
-{
-}
-
-void perf_event_comm(struct task_struct *tsk, bool exec)
-{
-}
-
-void perf_event_fork(struct task_struct *tsk)
-{
-}
-
+/* Side-band records no event can ask for yet. */
 void perf_event_namespaces(struct task_struct *tsk)
 {
 }
@@ -44,42 +31,6 @@ void perf_event_text_poke(const void *addr, const void *old_bytes,
 			  size_t new_len)
 {
 }
-
-/* Overflow and output: only sampling events overflow. */
-int perf_event_overflow(struct perf_event *event,
-			struct perf_sample_data *data, struct pt_regs *regs)
-{
-	return 0;
-}
-
-void perf_event_output_forward(struct perf_event *event,
-			       struct perf_sample_data *data,
-			       struct pt_regs *regs)
-{
-}
-
-void perf_event_output_backward(struct perf_event *event,
-				struct perf_sample_data *data,
-				struct pt_regs *regs)
-{
-}
-
-int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
-		      struct pt_regs *regs)
-{
-	return -ENOSPC;
-}
-
-void perf_event_update_userpage(struct perf_event *event)
-{
-}
-EXPORT_SYMBOL_GPL(perf_event_update_userpage);
-
-u64 perf_swevent_set_period(struct perf_event *event)
-{
-	return 0;
-}
-EXPORT_SYMBOL_GPL(perf_swevent_set_period);
 
 void perf_sample_event_took(u64 sample_len_ns)
 {

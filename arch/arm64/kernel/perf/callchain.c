@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm64 perf glue: what the sample-record code needs to know about saved
- * registers.  Callchain walking lands with sampling.
+ * arm64 perf glue for sample records: the instruction pointer and mode of
+ * saved registers, and callchains.  Kernel frames come from the stack
+ * unwinder; user frames follow the AAPCS64 frame records ({fp, lr} pairs
+ * chained through x29), read without faulting.
  */
 #include <linux/perf_event.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+#include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
 
 unsigned long perf_instruction_pointer(struct pt_regs *regs)
@@ -14,4 +19,43 @@ unsigned long perf_instruction_pointer(struct pt_regs *regs)
 unsigned long perf_misc_flags(struct pt_regs *regs)
 {
 	return user_mode(regs) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+}
+
+static bool store_kernel_frame(void *cookie, unsigned long pc)
+{
+	return !perf_callchain_store(cookie, pc);
+}
+
+void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
+			   struct pt_regs *regs)
+{
+	arch_stack_walk(store_kernel_frame, entry, current, regs);
+}
+
+/* An AArch64 frame record: the caller's frame pointer and return address. */
+struct user_frame_record {
+	u64 fp;
+	u64 lr;
+};
+
+void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
+			 struct pt_regs *regs)
+{
+	struct user_frame_record rec;
+	u64 fp = regs->regs[29];
+
+	if (perf_callchain_store(entry, regs->pc))
+		return;
+	if (compat_user_mode(regs))
+		return;
+	while (fp && IS_ALIGNED(fp, 16)) {
+		if (copy_from_user_nofault(&rec, (void __user *)fp, sizeof(rec)))
+			break;
+		if (perf_callchain_store(entry, ptrauth_strip_user_insn_pac(rec.lr)))
+			break;
+		/* frames live at increasing addresses */
+		if (rec.fp <= fp)
+			break;
+		fp = rec.fp;
+	}
 }

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-visible side of the ring buffer: mmap() of an event, the
+ * memory-lock accounting of perf_event_mlock_kb and RLIMIT_MEMLOCK, the
+ * user page (struct perf_event_mmap_page), poll(), and the ioctls that
+ * redirect or pause output (SET_OUTPUT, PAUSE_OUTPUT).
+ *
+ * Locking: event->mmap_mutex serializes changes of event->rb for that
+ * event; SET_OUTPUT takes the two events' mmap_mutex in address order.
+ * The user page is written under its own sequence count (up->lock) by the
+ * CPU where the event is active, or under mmap_mutex before it is.
+ */
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/sched/mm.h>
+#include <linux/security.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+void __weak arch_perf_update_userpage(struct perf_event *event,
+				      struct perf_event_mmap_page *up, u64 now)
+{
+}
+
+/*
+ * Bring the user page of @event's buffer up to date: the index and offset
+ * a self-monitoring reader combines with the hardware counter, and the
+ * times it extrapolates from.  Runs anywhere, IRQs or NMI included.
+ */
+void perf_event_update_userpage(struct perf_event *event)
+{
+	struct perf_event_mmap_page *up;
+	struct perf_buffer *rb;
+	u64 enabled, running, now;
+	u32 index = 0;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (!rb)
+		goto out;
+	up = rb->user_page;
+	now = perf_clock();
+	perf_event_times_now(event, &enabled, &running);
+	if (event->state == PERF_EVENT_STATE_ACTIVE && event->pmu->event_idx)
+		index = event->pmu->event_idx(event);
+
+	preempt_disable();
+	++up->lock;
+	barrier();
+	up->index = index;
+	up->offset = local64_read(&event->count) +
+		     atomic64_read(&event->child_count);
+	if (index)
+		up->offset -= local64_read(&event->hw.prev_count);
+	up->time_enabled = enabled;
+	up->time_running = running;
+	up->time_offset = -now;
+	arch_perf_update_userpage(event, up, now);
+	barrier();
+	++up->lock;
+	preempt_enable();
+out:
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(perf_event_update_userpage);
+
+static void userpage_init(struct perf_buffer *rb)
+{
+	struct perf_event_mmap_page *up = rb->user_page;
+
+	up->version = 0;
+	up->compat_version = 0;
+	up->cap_bit0_is_deprecated = 1;
+	up->size = offsetof(struct perf_event_mmap_page, __reserved);
+	up->data_offset = PAGE_SIZE;
+	up->data_size = rb->size;
+}
+
+/*
+ * Charge @pages to the user (up to its perf_event_mlock_kb share) and the
+ * rest to the mm's pinned pages, which RLIMIT_MEMLOCK bounds unless the
+ * caller may lock memory anyway.
+ */
+static int mlock_charge(struct perf_buffer *rb, struct mm_struct *mm,
+			unsigned long pages)
+{
+	struct user_struct *user = current_user();
+	unsigned long limit, locked, extra = 0;
+
+	limit = (READ_ONCE(sysctl_perf_event_mlock) >> (PAGE_SHIFT - 10)) *
+		num_online_cpus();
+	locked = atomic_long_read(&user->perf_mlock) + pages;
+	if (locked > limit) {
+		extra = locked - limit;
+		if (extra > pages)
+			extra = pages;
+	}
+	if (extra) {
+		unsigned long lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+
+		if (atomic64_read(&mm->pinned_vm) + extra > lock_limit &&
+		    perf_is_paranoid() && !capable(CAP_IPC_LOCK))
+			return -EPERM;
+	}
+	atomic_long_add(pages - extra, &user->perf_mlock);
+	atomic64_add(extra, &mm->pinned_vm);
+	rb->mmap_user = get_uid(user);
+	rb->mmap_locked = pages - extra;
+	rb->pinned_vm = extra;
+	rb->mmap_mm = mm;
+	mmgrab(mm);
+	return 0;
+}
+
+static void mlock_uncharge(struct perf_buffer *rb)
+{
+	atomic_long_sub(rb->mmap_locked, &rb->mmap_user->perf_mlock);
+	atomic64_sub(rb->pinned_vm, &rb->mmap_mm->pinned_vm);
+	free_uid(rb->mmap_user);
+	mmdrop(rb->mmap_mm);
+}
+
+static struct perf_event *vma_event(struct vm_area_struct *vma)
+{
+	return vma->vm_file->private_data;
+}
+
+static void perf_vm_open(struct vm_area_struct *vma)
+{
+	struct perf_event *event = vma_event(vma);
+
+	atomic_inc(&event->mmap_count);
+	atomic_inc(&event->rb->mmap_count);
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
+}
+
+/*
+ * A mapping goes away.  When it was the buffer's last, every event that
+ * writes into the buffer (its owner and those redirected to it) loses its
+ * output, and the pages are uncharged.
+ */
+static void perf_vm_close(struct vm_area_struct *vma)
+{
+	struct perf_event *event = vma_event(vma);
+	struct perf_buffer *rb = event->rb;
+	struct perf_event *writer;
+
+	if (event->pmu->event_unmapped)
+		event->pmu->event_unmapped(event, vma->vm_mm);
+	mutex_lock(&event->mmap_mutex);
+	atomic_dec(&event->mmap_count);
+	if (!atomic_dec_and_test(&rb->mmap_count)) {
+		mutex_unlock(&event->mmap_mutex);
+		return;
+	}
+	/* hold the buffer while its writers let go of it */
+	refcount_inc(&rb->refcount);
+	mutex_unlock(&event->mmap_mutex);
+	for (;;) {
+		rcu_read_lock();
+		writer = list_first_or_null_rcu(&rb->event_list,
+						struct perf_event, rb_entry);
+		if (writer && !atomic_long_inc_not_zero(&writer->refcount))
+			writer = NULL;
+		rcu_read_unlock();
+		if (!writer)
+			break;
+		mutex_lock(&writer->mmap_mutex);
+		if (writer->rb == rb)
+			perf_rb_detach(writer);
+		mutex_unlock(&writer->mmap_mutex);
+		perf_event_put(writer);
+	}
+	mlock_uncharge(rb);
+	perf_rb_put(rb);	/* the mapping's */
+	perf_rb_put(rb);	/* ours */
+}
+
+static vm_fault_t perf_vm_fault(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+/* The buffer is mapped whole or not at all: no partial unmap or remap. */
+static int perf_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct perf_vm_ops = {
+	.open		= perf_vm_open,
+	.close		= perf_vm_close,
+	.fault		= perf_vm_fault,
+	.may_split	= perf_vm_may_split,
+};
+
+/* A new buffer for @event, charged and attached; mmap_mutex held. */
+static int mmap_new_buffer(struct perf_event *event,
+			   struct vm_area_struct *vma, int nr_pages)
+{
+	struct perf_buffer *rb;
+	long watermark = event->attr.watermark ? event->attr.wakeup_watermark : 0;
+	int ret;
+
+	rb = perf_rb_alloc(nr_pages, watermark, !(vma->vm_flags & VM_WRITE));
+	if (!rb)
+		return -ENOMEM;
+	ret = mlock_charge(rb, vma->vm_mm, nr_pages + 1);
+	if (ret) {
+		perf_rb_put(rb);
+		return ret;
+	}
+	userpage_init(rb);
+	atomic_set(&rb->mmap_count, 1);
+	/* the mapping keeps the initial reference */
+	perf_rb_attach(event, rb);
+	return 0;
+}
+
+int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
+{
+	struct perf_event *event = file->private_data;
+	unsigned long nr_pages;
+	struct perf_buffer *rb;
+	int ret;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	/* no PMU here has an AUX area to map past the data pages */
+	if (vma->vm_pgoff)
+		return -EINVAL;
+	nr_pages = vma_pages(vma) - 1;
+	if (nr_pages && !is_power_of_2(nr_pages))
+		return -EINVAL;
+	if (nr_pages > INT_MAX / 2)
+		return -ENOMEM;
+	/* every child of an inherited task event would write here at once */
+	if (event->cpu == -1 && event->attr.inherit)
+		return -EINVAL;
+	ret = security_perf_event_read(event);
+	if (ret)
+		return ret;
+
+	mutex_lock(&event->mmap_mutex);
+	rb = event->rb;
+	if (rb) {
+		/* map the buffer it already has, at the same size */
+		if (rb->nr_pages != nr_pages ||
+		    !atomic_inc_not_zero(&rb->mmap_count)) {
+			ret = -EINVAL;
+			goto unlock;
+		}
+	} else {
+		ret = mmap_new_buffer(event, vma, nr_pages);
+		if (ret)
+			goto unlock;
+		rb = event->rb;
+	}
+	atomic_inc(&event->mmap_count);
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &perf_vm_ops;
+	ret = remap_vmalloc_range(vma, rb->user_page, 0);
+	mutex_unlock(&event->mmap_mutex);
+	if (ret) {
+		/* the core unmaps it, which calls perf_vm_close() */
+		return ret;
+	}
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
+	return 0;
+
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	return ret;
+}
+
+__poll_t perf_event_poll(struct perf_event *event, struct file *file,
+			 poll_table *wait)
+{
+	struct perf_buffer *rb;
+	__poll_t events = EPOLLHUP;
+
+	poll_wait(file, &event->waitq, wait);
+	if (READ_ONCE(event->state) <= PERF_EVENT_STATE_EXIT)
+		return EPOLLHUP;
+	mutex_lock(&event->mmap_mutex);
+	rb = event->rb;
+	if (rb)
+		events = atomic_xchg(&rb->poll, 0);
+	mutex_unlock(&event->mmap_mutex);
+	return events;
+}
+
+static void mmap_mutex_lock_two(struct perf_event *a, struct perf_event *b)
+{
+	if (a > b)
+		swap(a, b);
+	mutex_lock(&a->mmap_mutex);
+	mutex_lock_nested(&b->mmap_mutex, SINGLE_DEPTH_NESTING);
+}
+
+/*
+ * SET_OUTPUT: @event writes into @output's buffer from now on (or, with
+ * @output NULL, into none).  Both must be bound to the same CPU or the
+ * same task context, use the same clock and write in the same direction;
+ * the output must have a mapped buffer, and an event whose own buffer is
+ * mapped cannot be redirected.
+ */
+int perf_event_set_output(struct perf_event *event, struct perf_event *output)
+{
+	struct perf_buffer *rb = NULL;
+	int ret = -EINVAL;
+
+	if (!output) {
+		mutex_lock(&event->mmap_mutex);
+		if (atomic_read(&event->mmap_count))
+			goto out_one;
+		perf_rb_detach(event);
+		ret = 0;
+out_one:
+		mutex_unlock(&event->mmap_mutex);
+		return ret;
+	}
+	if (output == event)
+		return -EINVAL;
+	if (output->cpu != event->cpu)
+		return -EINVAL;
+	if (output->cpu == -1 && output->hw.target != event->hw.target)
+		return -EINVAL;
+	if (output->clock != event->clock)
+		return -EINVAL;
+	if (output->attr.write_backward != event->attr.write_backward)
+		return -EINVAL;
+	if (has_aux(event) && has_aux(output) &&
+	    event->pmu != output->pmu)
+		return -EINVAL;
+
+	mmap_mutex_lock_two(event, output);
+	/* an event whose own buffer is mapped keeps it */
+	if (atomic_read(&event->mmap_count))
+		goto unlock;
+	/* the output must have a mapped buffer to lend */
+	rb = output->rb;
+	if (!rb || !atomic_read(&rb->mmap_count))
+		goto unlock;
+	perf_rb_detach(event);
+	perf_rb_attach(event, rb);
+	ret = 0;
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	mutex_unlock(&output->mmap_mutex);
+	return ret;
+}
+
+/* PAUSE_OUTPUT: records for a paused buffer are dropped and counted. */
+int perf_event_pause_output(struct perf_event *event, unsigned long pause)
+{
+	struct perf_buffer *rb;
+
+	rb = perf_event_rb_get(event);
+	if (!rb)
+		return -EINVAL;
+	atomic_set(&rb->paused, !!pause);
+	perf_rb_put(rb);
+	return 0;
+}

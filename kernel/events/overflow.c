@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What happens when a sampling event overflows: throttling against
+ * perf_event_max_sample_rate, the period of frequency-driven events, the
+ * REFRESH limit, SIGTRAP for attr.sigtrap, and the deferred work an
+ * overflow may need (wakeups, SIGIO, disabling the event) that cannot run
+ * in NMI or with the PMU's locks held.
+ *
+ * Locking: perf_event_overflow() runs on the CPU where the event is
+ * active, from the PMU interrupt (NMI on x86), an hrtimer or a software
+ * event hook.  It touches only the event's hw fields, which nothing else
+ * writes while the event is active, and queues irq_work (pending_irq) or
+ * task_work (pending_task, for SIGTRAP).  The tick runs the unthrottle and
+ * frequency passes with the CPU and task context locks held, like rotation.
+ */
+#include <linux/irq_work.h>
+#include <linux/math64.h>
+#include <linux/sched/signal.h>
+#include <linux/task_work.h>
+
+#include "internal.h"
+
+/* hw.interrupts of a throttled event */
+#define PERF_THROTTLED		(~0ULL)
+
+/* ticks seen by this CPU, and its events throttled since the last one */
+static DEFINE_PER_CPU(u64, perf_tick_seq);
+static DEFINE_PER_CPU(int, perf_throttled);
+
+/* events with attr.freq: the tick adjusts their periods */
+static atomic_t perf_freq_events;
+
+static u64 max_samples_per_tick(void)
+{
+	return DIV_ROUND_UP(READ_ONCE(sysctl_perf_event_sample_rate), HZ);
+}
+
+/*
+ * Count an interrupt of @event in this tick; past the per-tick budget the
+ * event is throttled until the next tick.  Returns 1 if the caller must
+ * stop the event.
+ */
+int perf_event_account_interrupt(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 seq = __this_cpu_read(perf_tick_seq);
+
+	if (hwc->interrupts == PERF_THROTTLED)
+		return 1;
+	if (hwc->interrupts_seq != seq) {
+		hwc->interrupts_seq = seq;
+		hwc->interrupts = 1;
+		return 0;
+	}
+	if (++hwc->interrupts <= max_samples_per_tick())
+		return 0;
+	hwc->interrupts = PERF_THROTTLED;
+	__this_cpu_inc(perf_throttled);
+	perf_log_throttle(event, false);
+	return 1;
+}
+
+/*
+ * A frequency event's next period: the events it counted per nanosecond
+ * since the last adjustment, times the nanoseconds between samples.  The
+ * new period is the mean of the old one and the target, which damps the
+ * noise of short intervals.
+ */
+static void freq_adjust(struct perf_event *event, u64 now)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 count = local64_read(&event->count);
+	u64 dc = count - hwc->freq_count_stamp;
+	u64 dt = now - hwc->freq_time_stamp;
+	u64 freq = event->attr.sample_freq;
+	u64 target;
+
+	if (!hwc->freq_time_stamp) {
+		hwc->freq_time_stamp = now;
+		hwc->freq_count_stamp = count;
+		return;
+	}
+	/* too short an interval says little about the rate */
+	if (dt < 100 * NSEC_PER_USEC || !freq)
+		return;
+	hwc->freq_time_stamp = now;
+	hwc->freq_count_stamp = count;
+	target = mul_u64_u64_div_u64(dc, NSEC_PER_SEC, dt * freq);
+	hwc->sample_period = max_t(u64, (hwc->sample_period + target) / 2, 1);
+}
+
+static void pending_disable(struct perf_event *event)
+{
+	int cpu = READ_ONCE(event->oncpu);
+
+	if (perf_event_disable_irq(event))
+		return;
+	/* active elsewhere by now: disable it there */
+	if (cpu >= 0 && cpu != smp_processor_id()) {
+		event->pending_disable = 1;
+		irq_work_queue_on(&event->pending_irq, cpu);
+	}
+}
+
+/* irq_work of an event: what its overflow could not do in place. */
+static void pending_irq(struct irq_work *work)
+{
+	struct perf_event *event = container_of(work, struct perf_event,
+						pending_irq);
+
+	if (event->pending_disable) {
+		event->pending_disable = 0;
+		pending_disable(event);
+	}
+	if (event->pending_wakeup) {
+		event->pending_wakeup = 0;
+		perf_event_wakeup(event);
+	}
+}
+
+/* task_work of an event: SIGTRAP to the task whose event overflowed. */
+static void pending_task(struct callback_head *head)
+{
+	struct perf_event *event = container_of(head, struct perf_event,
+						pending_task);
+
+	if (event->pending_work) {
+		event->pending_work = 0;
+		send_sig_perf((void __user *)event->pending_addr,
+			       event->orig_type, event->attr.sig_data);
+	}
+	perf_event_put(event);
+}
+
+static void sigtrap_queue(struct perf_event *event,
+			  struct perf_sample_data *data)
+{
+	/* only a user task can take the signal, and only once at a time */
+	if (!current->mm || (current->flags & (PF_KTHREAD | PF_EXITING)))
+		return;
+	if (event->pending_work)
+		return;
+	event->pending_addr = (data->sample_flags & PERF_SAMPLE_ADDR) ?
+			      data->addr : 0;
+	event->pending_work = 1;
+	atomic_long_inc(&event->refcount);
+	if (task_work_add(current, &event->pending_task,
+			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
+		event->pending_work = 0;
+		atomic_long_dec(&event->refcount);
+	}
+}
+
+/*
+ * A sampling event overflowed: write the sample, account the interrupt
+ * if @throttle, and tell the caller whether to stop the event: 1 when it
+ * was throttled or reached its REFRESH limit.
+ */
+int perf_event_overflow_throttle(struct perf_event *event,
+				 struct perf_sample_data *data,
+				 struct pt_regs *regs, bool throttle)
+{
+	int ret = 0;
+
+	if (unlikely(!is_sampling_event(event)))
+		return 0;
+	if (throttle)
+		ret = perf_event_account_interrupt(event);
+	if (event->attr.freq)
+		freq_adjust(event, perf_clock());
+
+	event->pending_kill = POLL_IN;
+	if (atomic_read(&event->event_limit) &&
+	    atomic_dec_and_test(&event->event_limit)) {
+		ret = 1;
+		event->pending_kill = POLL_HUP;
+		event->pending_disable = 1;
+		irq_work_queue(&event->pending_irq);
+	}
+	if (event->attr.sigtrap)
+		sigtrap_queue(event, data);
+
+	READ_ONCE(event->overflow_handler)(event, data, regs);
+
+	if (*perf_event_fasync(event) && event->pending_kill) {
+		event->pending_wakeup = 1;
+		irq_work_queue(&event->pending_irq);
+	}
+	return ret;
+}
+
+/* The overflow of a PMU interrupt or timer: always throttled. */
+int perf_event_overflow(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs)
+{
+	return perf_event_overflow_throttle(event, data, regs, true);
+}
+
+/* Wake the readers of @event's output, and signal its fasync owner. */
+void perf_event_wakeup(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb)
+		perf_rb_wakeup(rb);
+	else
+		wake_up_all(&event->waitq);
+	rcu_read_unlock();
+	if (event->pending_kill) {
+		kill_fasync(perf_event_fasync(event), SIGIO,
+			    event->pending_kill);
+		event->pending_kill = 0;
+	}
+}
+
+/* Set up the sampling state of a newly allocated event. */
+void perf_overflow_init_event(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	init_irq_work(&event->pending_irq, pending_irq);
+	init_task_work(&event->pending_task, pending_task);
+	if (!event->overflow_handler)
+		event->overflow_handler = event->attr.write_backward ?
+			perf_event_output_backward : perf_event_output_forward;
+	if (!is_sampling_event(event))
+		return;
+	if (event->attr.freq)
+		hwc->sample_period = 1;
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+}
+
+/* A new event whose PMU accepted it: the tick must know of freq events. */
+void perf_overflow_account(struct perf_event *event)
+{
+	if (is_sampling_event(event) && event->attr.freq) {
+		event->attach_state |= PERF_ATTACH_FREQ;
+		atomic_inc(&perf_freq_events);
+	}
+}
+
+/* Undo perf_overflow_init_event(); nothing may queue work any more. */
+void perf_overflow_free_event(struct perf_event *event)
+{
+	irq_work_sync(&event->pending_irq);
+	if (event->attach_state & PERF_ATTACH_FREQ)
+		atomic_dec(&perf_freq_events);
+}
+
+/* @event stopped for good (its task or CPU went away): wake its pollers. */
+void perf_event_wakeup_exit(struct perf_event *event)
+{
+	event->pending_wakeup = 1;
+	irq_work_queue(&event->pending_irq);
+}
+
+struct period_arg {
+	u64 value;
+};
+
+static void period_fn(struct perf_event_context *ctx, struct perf_event *event,
+		      void *arg, bool live)
+{
+	struct period_arg *p = arg;
+	bool active = live && event->state == PERF_EVENT_STATE_ACTIVE;
+
+	if (event->attr.freq) {
+		event->attr.sample_freq = p->value;
+	} else {
+		event->attr.sample_period = p->value;
+		event->hw.sample_period = p->value;
+	}
+	if (active)
+		event->pmu->stop(event, PERF_EF_UPDATE);
+	local64_set(&event->hw.period_left, 0);
+	if (active)
+		event->pmu->start(event, PERF_EF_RELOAD);
+}
+
+/* PERF_EVENT_IOC_PERIOD on a sampling event; ctx->mutex held. */
+int perf_event_period(struct perf_event *event, u64 value)
+{
+	struct period_arg arg = { .value = value };
+
+	if (event->attr.freq && value > sysctl_perf_event_sample_rate)
+		return -EINVAL;
+	perf_ctx_call(event->ctx, event, period_fn, &arg);
+	return 0;
+}
+
+/* A throttled event goes on a PMU again: it starts unthrottled. */
+void perf_event_unthrottle_in(struct perf_event *event)
+{
+	if (event->hw.interrupts != PERF_THROTTLED)
+		return;
+	event->hw.interrupts = 0;
+	perf_log_throttle(event, true);
+}
+
+static void tick_event(struct perf_event *event, bool unthrottle, u64 now)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (unthrottle && hwc->interrupts == PERF_THROTTLED) {
+		hwc->interrupts = 0;
+		perf_log_throttle(event, true);
+		event->pmu->start(event, 0);
+	}
+	if (!event->attr.freq || !is_sampling_event(event))
+		return;
+	event->pmu->read(event);
+	freq_adjust(event, now);
+	/* a period far longer than the new one would delay the next sample */
+	if (local64_read(&hwc->period_left) > 8 * (s64)hwc->sample_period) {
+		event->pmu->stop(event, PERF_EF_UPDATE);
+		local64_set(&hwc->period_left, 0);
+		event->pmu->start(event, PERF_EF_RELOAD);
+	}
+}
+
+static void tick_ctx(struct perf_event_context *ctx, bool unthrottle, u64 now)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		list_for_each_entry(event, &epc->pinned_active, active_list)
+			tick_event(event, unthrottle, now);
+		list_for_each_entry(event, &epc->flexible_active, active_list)
+			tick_event(event, unthrottle, now);
+	}
+}
+
+/*
+ * From the scheduler tick, IRQs off: a new throttling interval begins;
+ * throttled events restart and frequency events get new periods.
+ */
+void perf_sample_tick(struct perf_cpu_context *cpuctx)
+{
+	bool unthrottle = __this_cpu_read(perf_throttled);
+	struct perf_event_context *task_ctx;
+	u64 now;
+
+	__this_cpu_inc(perf_tick_seq);
+	if (!unthrottle && !atomic_read(&perf_freq_events))
+		return;
+	__this_cpu_write(perf_throttled, 0);
+	now = perf_clock();
+	raw_spin_lock(&cpuctx->ctx.lock);
+	task_ctx = cpuctx->task_ctx;
+	if (task_ctx)
+		raw_spin_lock_nested(&task_ctx->lock, SINGLE_DEPTH_NESTING);
+	if (cpuctx->ctx.is_active)
+		tick_ctx(&cpuctx->ctx, unthrottle, now);
+	if (task_ctx) {
+		tick_ctx(task_ctx, unthrottle, now);
+		raw_spin_unlock(&task_ctx->lock);
+	}
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+/*
+ * The checks of a sampling attr that depend on what this kernel can
+ * record; the PMU checks its own (branch stacks, precise_ip).
+ */
+int perf_sample_check(struct perf_event *event)
+{
+	struct perf_event_attr *a = &event->attr;
+	u64 type = a->sample_type;
+
+	if (type & PERF_SAMPLE_AUX)
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_CGROUP) && !IS_ENABLED(CONFIG_CGROUP_PERF))
+		return -EINVAL;
+	/* register and user-stack dumps are not built yet */
+	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+		    PERF_SAMPLE_REGS_INTR))
+		return -EOPNOTSUPP;
+	/* nor are these side-band records */
+	if (a->context_switch || a->namespaces || a->ksymbol ||
+	    a->bpf_event || a->text_poke || a->build_id)
+		return -EOPNOTSUPP;
+	if (a->cgroup && !IS_ENABLED(CONFIG_CGROUP_PERF))
+		return -EINVAL;
+	return 0;
+}
+
+/* REFRESH arms a sampling event for @refresh more overflows, and enables it. */
+int perf_event_refresh(struct perf_event *event, int refresh)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	if (event->attr.inherit || !is_sampling_event(event))
+		return -EINVAL;
+	atomic_add(refresh, &event->event_limit);
+	mutex_lock(&ctx->mutex);
+	perf_event_enable_locked(event);
+	mutex_unlock(&ctx->mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_event_refresh);

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The data ring buffer of sampling events: one user page followed by a
+ * power of two of data pages, mapped by user space (mmap.c).  Records are
+ * reserved, copied and published here.
+ *
+ * Positions are byte counts that only grow (forward buffers) or only
+ * shrink (write_backward); the offset into the data area is the position
+ * modulo the size.  A writer reserves room with a cmpxchg on rb->head, so
+ * writers that interrupt each other on one CPU (task, IRQ, NMI) each get
+ * their own room.  Only the outermost writer publishes data_head, after all
+ * the data before it is written: nested writers leave that to it.
+ *
+ * Locking: none on the write side, which runs with preemption off on the
+ * CPU where the writing event is active; all events that share a buffer
+ * are bound to one CPU or one task, so one CPU writes at a time.
+ * rb->event_lock guards rb->event_list.  The buffer is freed after an RCU
+ * grace period once its last reference (each attached event, each
+ * mapping) is gone.
+ */
+#include <linux/irq_work.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+struct perf_buffer *perf_rb_alloc(int nr_pages, long watermark,
+				  bool overwrite)
+{
+	struct perf_buffer *rb;
+
+	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
+	if (!rb)
+		return NULL;
+	rb->user_page = vmalloc_user((nr_pages + 1UL) << PAGE_SHIFT);
+	if (!rb->user_page) {
+		kfree(rb);
+		return NULL;
+	}
+	rb->data = (void *)rb->user_page + PAGE_SIZE;
+	rb->nr_pages = nr_pages;
+	rb->size = (unsigned long)nr_pages << PAGE_SHIFT;
+	rb->overwrite = overwrite;
+	/* without attr.watermark, wake up when half the buffer is full */
+	rb->watermark = watermark ? min_t(unsigned long, watermark, rb->size) :
+				    rb->size / 2;
+	refcount_set(&rb->refcount, 1);
+	spin_lock_init(&rb->event_lock);
+	INIT_LIST_HEAD(&rb->event_list);
+	return rb;
+}
+
+static void rb_free_rcu(struct rcu_head *head)
+{
+	struct perf_buffer *rb = container_of(head, struct perf_buffer,
+					      rcu_head);
+
+	vfree(rb->user_page);
+	kfree(rb);
+}
+
+void perf_rb_put(struct perf_buffer *rb)
+{
+	if (refcount_dec_and_test(&rb->refcount))
+		call_rcu(&rb->rcu_head, rb_free_rcu);
+}
+
+/* Make @rb the output of @event, taking a reference; mmap_mutex held. */
+void perf_rb_attach(struct perf_event *event, struct perf_buffer *rb)
+{
+	unsigned long flags;
+
+	refcount_inc(&rb->refcount);
+	spin_lock_irqsave(&rb->event_lock, flags);
+	list_add_rcu(&event->rb_entry, &rb->event_list);
+	spin_unlock_irqrestore(&rb->event_lock, flags);
+	rcu_assign_pointer(event->rb, rb);
+	perf_event_update_userpage(event);
+}
+
+/* Undo perf_rb_attach(); mmap_mutex held. */
+void perf_rb_detach(struct perf_event *event)
+{
+	struct perf_buffer *rb = event->rb;
+	unsigned long flags;
+
+	if (!rb)
+		return;
+	spin_lock_irqsave(&rb->event_lock, flags);
+	list_del_rcu(&event->rb_entry);
+	spin_unlock_irqrestore(&rb->event_lock, flags);
+	RCU_INIT_POINTER(event->rb, NULL);
+	/* a waiter on the event must see that the buffer is gone */
+	wake_up_all(&event->waitq);
+	perf_rb_put(rb);
+}
+
+/* The buffer @event writes into, referenced, or NULL. */
+struct perf_buffer *perf_event_rb_get(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb && !refcount_inc_not_zero(&rb->refcount))
+		rb = NULL;
+	rcu_read_unlock();
+	return rb;
+}
+
+/*
+ * Wake every poller of @rb, through all the events that write into it.
+ * Signals to fasync owners are the overflowing event's business.
+ */
+void perf_rb_wakeup(struct perf_buffer *rb)
+{
+	struct perf_event *event;
+
+	atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM);
+	rcu_read_lock();
+	list_for_each_entry_rcu(event, &rb->event_list, rb_entry)
+		wake_up_all(&event->waitq);
+	rcu_read_unlock();
+}
+
+/* Ask for a wakeup of @handle's readers when the record is published. */
+static void rb_want_wakeup(struct perf_output_handle *handle)
+{
+	handle->wakeup = 1;
+}
+
+/*
+ * Reserve @size bytes for a record of @event.  On success the caller
+ * copies exactly @size bytes and calls perf_output_end().  Fails when the
+ * event has no buffer, the buffer is paused or has no room; a record lost
+ * for room is counted and reported by a PERF_RECORD_LOST later.
+ */
+static int output_begin(struct perf_output_handle *handle,
+			struct perf_sample_data *data,
+			struct perf_event *event, unsigned int size,
+			bool backward)
+{
+	struct perf_event *sampler = event;
+	struct perf_buffer *rb;
+	unsigned long tail, head, pos;
+	unsigned int lost_size = 0;
+	long lost;
+
+	rcu_read_lock();
+	/* inherited events write into their parent's buffer */
+	if (event->parent)
+		event = event->parent;
+	rb = rcu_dereference(event->rb);
+	if (!rb)
+		goto out;
+	handle->rb = rb;
+	handle->event = event;
+	handle->wakeup = 0;
+	if (!rb->nr_pages || atomic_read(&rb->paused)) {
+		if (rb->nr_pages)
+			atomic_long_inc(&rb->lost);
+		goto out;
+	}
+
+	local_inc(&rb->nest);
+	lost = atomic_long_read(&rb->lost);
+	if (lost && !backward) {
+		lost_size = sizeof(struct perf_event_header) + 2 * sizeof(u64);
+		if (event->attr.sample_id_all)
+			lost_size += perf_sample_id_size(event);
+	}
+	do {
+		pos = local_read(&rb->head);
+		tail = rb->overwrite ? 0 : READ_ONCE(rb->user_page->data_tail);
+		if (!backward) {
+			if (!rb->overwrite &&
+			    pos + size + lost_size - tail > rb->size)
+				goto fail;
+			head = pos + size + lost_size;
+		} else {
+			if (!rb->overwrite && tail - (pos - size) > rb->size)
+				goto fail;
+			head = pos - size;
+		}
+	} while (local_cmpxchg(&rb->head, pos, head) != pos);
+	/* the reader's data_tail store came after it read the data */
+	smp_mb();
+
+	handle->head = backward ? head : pos;
+	handle->size = size + lost_size;
+	if ((backward ? rb->wakeup_head - head : head - rb->wakeup_head) >=
+	    rb->watermark) {
+		rb->wakeup_head = head;
+		rb_want_wakeup(handle);
+	}
+	if (lost_size) {
+		lost = atomic_long_xchg(&rb->lost, 0);
+		perf_output_lost(handle, event, lost);
+	}
+	return 0;
+
+fail:
+	local_dec(&rb->nest);
+	atomic_long_inc(&rb->lost);
+	atomic64_inc(&sampler->lost_samples);
+out:
+	rcu_read_unlock();
+	return -ENOSPC;
+}
+
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size)
+{
+	return output_begin(handle, data, event, size, false);
+}
+
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event, unsigned int size)
+{
+	return output_begin(handle, data, event, size, true);
+}
+
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event, unsigned int size)
+{
+	struct perf_event *out = event->parent ? event->parent : event;
+
+	return output_begin(handle, data, event, size,
+			    out->attr.write_backward);
+}
+
+static unsigned long copy_plain(void *dst, const void *src,
+				unsigned long off, unsigned long len)
+{
+	memcpy(dst, src + off, len);
+	return 0;
+}
+
+/*
+ * Copy @len bytes of @buf at the write cursor, in pieces split at the end
+ * of the data area, with @copy (which returns what it could not copy); a
+ * NULL @copy skips the bytes.  Returns the bytes not copied.
+ */
+unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
+				 perf_copy_f copy, const void *buf,
+				 unsigned int len)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned int done = 0;
+	unsigned long left = 0;
+
+	len = min_t(unsigned int, len, handle->size);
+	while (done < len && !left) {
+		unsigned long off = handle->head & (rb->size - 1);
+		unsigned int chunk = min_t(unsigned long, len - done,
+					   rb->size - off);
+
+		if (copy)
+			left = copy(rb->data + off, buf, done, chunk);
+		done += chunk - left;
+		handle->head += chunk - left;
+		handle->size -= chunk - left;
+	}
+	return len - done;
+}
+
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len)
+{
+	return perf_output_copy_fn(handle, copy_plain, buf, len);
+}
+EXPORT_SYMBOL_GPL(perf_output_copy);
+
+unsigned int perf_output_skip(struct perf_output_handle *handle,
+			      unsigned int len)
+{
+	return perf_output_copy_fn(handle, NULL, NULL, len);
+}
+
+/*
+ * Publish the data written so far.  The outermost writer of this CPU stores
+ * data_head; if a nested writer reserved more room meanwhile, its data is
+ * complete by the time it returned to us, so we publish that too.
+ */
+void perf_output_end(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned long head;
+
+	if (local_read(&rb->nest) > 1) {
+		local_dec(&rb->nest);
+		goto out;
+	}
+	for (;;) {
+		head = local_read(&rb->head);
+		/* the record before data_head */
+		smp_wmb();
+		WRITE_ONCE(rb->user_page->data_head, head);
+		barrier();
+		local_dec(&rb->nest);
+		barrier();
+		if (likely(local_read(&rb->head) == head))
+			break;
+		local_inc(&rb->nest);
+	}
+	if (handle->wakeup) {
+		struct perf_event *event = handle->event;
+
+		/* a fasync owner hears of it too, unless told otherwise */
+		if (!event->pending_kill)
+			event->pending_kill = POLL_IN;
+		event->pending_wakeup = 1;
+		irq_work_queue(&event->pending_irq);
+	}
+out:
+	rcu_read_unlock();
+}
+
+/* Count one sample toward attr.wakeup_events. */
+void perf_output_sample_done(struct perf_output_handle *handle)
+{
+	struct perf_event *event = handle->event;
+	u32 every = event->attr.wakeup_events;
+
+	if (event->attr.watermark || !every)
+		return;
+	if (local_inc_return(&handle->rb->events) >= every) {
+		local_sub(every, &handle->rb->events);
+		rb_want_wakeup(handle);
+	}
+}

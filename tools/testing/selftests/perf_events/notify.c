@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Notification of sampling events: poll() with wakeup_events and
+ * wakeup_watermark, POLLHUP when the monitored task is gone, SIGIO through
+ * fcntl(F_SETOWN, O_ASYNC), and the synchronous SIGTRAP of attr.sigtrap.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+#include "perf_records.h"
+
+#define PAGE		((size_t)sysconf(_SC_PAGESIZE))
+
+static void touch_pages(int n)
+{
+	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	for (int i = 0; i < n; i++)
+		((volatile char *)p)[i * PAGE] = 1;
+	munmap(p, n * PAGE);
+}
+
+static int open_faults(pid_t pid, int wakeup_events, int watermark)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP;
+	if (watermark) {
+		attr.watermark = 1;
+		attr.wakeup_watermark = watermark;
+	} else {
+		attr.wakeup_events = wakeup_events;
+	}
+	return sys_perf_event_open(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static short poll_now(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, 0) < 0)
+		return -1;
+	return p.revents;
+}
+
+TEST(poll_wakeup_events)
+{
+	struct perf_map m;
+	int fd = open_faults(0, 4, 0);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
+	/* nothing written, nothing to report */
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	EXPECT_EQ(poll_now(fd), 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	touch_pages(2);
+	EXPECT_EQ(poll_now(fd), 0) TH_LOG("woken before 4 samples");
+	touch_pages(4);
+	EXPECT_EQ(poll_now(fd), POLLIN);
+	/* poll reports each wakeup once */
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	EXPECT_EQ(poll_now(fd), 0);
+	perf_map_close(&m);
+	close(fd);
+}
+
+TEST(poll_watermark)
+{
+	struct perf_map m;
+	int fd = open_faults(0, 0, 1024);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
+	/* 16-byte samples: the watermark is 64 of them */
+	touch_pages(20);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	EXPECT_EQ(poll_now(fd), 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	touch_pages(80);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	EXPECT_EQ(poll_now(fd), POLLIN);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A task's event reports POLLHUP once the task has exited. */
+TEST(pollhup_on_exit)
+{
+	int go[2], status, fd;
+	struct pollfd p;
+	struct perf_map m;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(pipe(go), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		touch_pages(4);
+		_exit(0);
+	}
+	close(go[0]);
+	fd = open_faults(pid, 1000, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(write(go[1], "g", 1), 1);
+	p.fd = fd;
+	p.events = POLLIN;
+	ASSERT_EQ(poll(&p, 1, 10000), 1);
+	EXPECT_TRUE(p.revents & POLLHUP);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_GT(perf_map_head(&m), 0);
+	perf_map_close(&m);
+	close(fd);
+	close(go[1]);
+}
+
+static volatile sig_atomic_t sigio_count, sigio_code;
+
+static void on_sigio(int sig, siginfo_t *info, void *uc)
+{
+	sigio_count++;
+	sigio_code = info->si_code;
+}
+
+/* O_ASYNC: a signal per overflow, with POLL_IN, and POLL_HUP at REFRESH's end. */
+TEST(sigio_on_overflow)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigio,
+				.sa_flags = SA_SIGINFO };
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd;
+
+	sigaction(SIGIO, &sa, NULL);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.wakeup_events = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(fcntl(fd, F_SETOWN, getpid()), 0);
+	ASSERT_EQ(fcntl(fd, F_SETSIG, SIGIO), 0);
+	ASSERT_EQ(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC), 0);
+
+	sigio_count = 0;
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	touch_pages(3);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	EXPECT_GE(sigio_count, 3);
+	EXPECT_EQ(sigio_code, POLL_IN);
+
+	sigio_count = 0;
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_REFRESH, 2), 0);
+	touch_pages(8);
+	EXPECT_EQ(sigio_count, 2);
+	EXPECT_EQ(sigio_code, POLL_HUP);
+	perf_map_close(&m);
+	close(fd);
+}
+
+#ifndef TRAP_PERF
+#define TRAP_PERF	6
+#endif
+
+/*
+ * The perf fields of a SIGTRAP's siginfo (uapi asm-generic/siginfo.h:
+ * _sigfault._perf), which older C libraries do not name: after si_addr,
+ * an unsigned long of data and a u32 type.
+ */
+struct perf_siginfo {
+	int signo, errno_, code, pad;
+	void *addr;
+	unsigned long data;
+	uint32_t type, flags;
+};
+
+static volatile sig_atomic_t sigtrap_count;
+static volatile uint64_t sigtrap_data;
+static volatile int sigtrap_code, sigtrap_type;
+
+static void on_sigtrap(int sig, siginfo_t *info, void *uc)
+{
+	sigtrap_count++;
+	sigtrap_code = info->si_code;
+	sigtrap_data = ((struct perf_siginfo *)info)->data;
+	sigtrap_type = ((struct perf_siginfo *)info)->type;
+}
+
+/* attr.sigtrap: SIGTRAP with TRAP_PERF and sig_data, per overflow. */
+TEST(sigtrap_on_overflow)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigtrap,
+				.sa_flags = SA_SIGINFO };
+	struct perf_event_attr attr;
+	int fd;
+
+	sigaction(SIGTRAP, &sa, NULL);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.sig_data = 0xfeedf00d12345678ULL;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	sigtrap_count = 0;
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	touch_pages(4);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	EXPECT_GE(sigtrap_count, 4);
+	EXPECT_EQ(sigtrap_code, TRAP_PERF);
+	EXPECT_EQ(sigtrap_data, 0xfeedf00d12345678ULL);
+	EXPECT_EQ(sigtrap_type, PERF_TYPE_SOFTWARE);
+	close(fd);
+
+	/* sigtrap needs remove_on_exec */
+	attr.remove_on_exec = 0;
+	EXPECT_EQ(sys_perf_event_open(&attr, 0, -1, -1, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+TEST_HARNESS_MAIN

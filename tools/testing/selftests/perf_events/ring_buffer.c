@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mmap ring buffer: sizes and their errors, the user page, records
+ * that wrap the end of the buffer, data_tail and PERF_RECORD_LOST,
+ * overwrite and write_backward buffers, SET_OUTPUT and PAUSE_OUTPUT.
+ * Samples come from the page-faults software event, one per page touched.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+#include "perf_records.h"
+
+#define PAGE		((size_t)sysconf(_SC_PAGESIZE))
+#define REC_MAX		4096
+
+/* Fault in @n fresh anonymous pages: @n page-fault events of the caller. */
+static void touch_pages(int n)
+{
+	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	for (int i = 0; i < n; i++)
+		((volatile char *)p)[i * PAGE] = 1;
+	munmap(p, n * PAGE);
+}
+
+/* A page-fault event sampling every fault, enabled. */
+static int open_faults(uint64_t sample_type, int write_backward)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = sample_type;
+	attr.write_backward = write_backward;
+	return sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int count_type(struct perf_map *m, uint32_t type, uint64_t *lost)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	int n = 0;
+
+	while ((h = perf_map_next(m, buf, sizeof(buf)))) {
+		if (h->type == type)
+			n++;
+		if (h->type == PERF_RECORD_LOST && lost)
+			*lost += buf[2];
+	}
+	return n;
+}
+
+TEST(mmap_sizes)
+{
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+	void *p;
+
+	ASSERT_GE(fd, 0);
+	/* 1 + 2^n pages, the user page alone included */
+	for (int pages = 1; pages <= 17; pages++) {
+		int data = pages - 1;
+		bool ok = data == 0 || !(data & (data - 1));
+
+		p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, fd, 0);
+		if (ok) {
+			ASSERT_NE(p, MAP_FAILED) TH_LOG("%d pages", pages);
+			munmap(p, pages * PAGE);
+		} else {
+			ASSERT_EQ(p, MAP_FAILED) TH_LOG("%d pages", pages);
+			ASSERT_EQ(errno, EINVAL);
+		}
+	}
+	/* a private mapping cannot share the buffer */
+	p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	ASSERT_EQ(p, MAP_FAILED);
+	ASSERT_EQ(errno, EINVAL);
+	close(fd);
+}
+
+/* An inherited task event has no buffer: its children cannot share one. */
+TEST(no_mmap_of_inherited_task_event)
+{
+	struct perf_event_attr attr;
+	void *p;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.inherit = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_EQ(p, MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd);
+	/* bound to a CPU, it may */
+	fd = sys_perf_event_open(&attr, 0, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	munmap(p, 3 * PAGE);
+	close(fd);
+}
+
+TEST(second_mapping_must_match)
+{
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+	void *a, *b;
+
+	ASSERT_GE(fd, 0);
+	a = mmap(NULL, 5 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(a, MAP_FAILED);
+	b = mmap(NULL, 5 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(b, MAP_FAILED);
+	/* both map the same buffer */
+	((struct perf_event_mmap_page *)a)->data_tail = 1234;
+	ASSERT_EQ(((struct perf_event_mmap_page *)b)->data_tail, 1234);
+	munmap(b, 5 * PAGE);
+	b = mmap(NULL, 9 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_EQ(b, MAP_FAILED);
+	ASSERT_EQ(errno, EINVAL);
+	munmap(a, 5 * PAGE);
+	close(fd);
+}
+
+TEST(user_page_fields)
+{
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+	struct perf_map m;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	EXPECT_EQ(m.page->version, 0);
+	EXPECT_EQ(m.page->compat_version, 0);
+	EXPECT_EQ(m.page->data_offset, PAGE);
+	EXPECT_EQ(m.page->data_size, 4 * PAGE);
+	EXPECT_EQ((int)m.page->cap_bit0_is_deprecated, 1);
+	EXPECT_EQ((int)m.page->cap_bit0, 0);
+	/* software events cannot be read from user space */
+	EXPECT_EQ(m.page->index, 0);
+	touch_pages(3);
+	EXPECT_GT(perf_map_head(&m), 0);
+	EXPECT_EQ(perf_map_head(&m) % 8, 0);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* Records of any size wrap the data area's end intact. */
+TEST(records_wrap)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |
+			PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER;
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_sample s;
+	struct perf_map m;
+	int fd, seen = 0;
+
+	fd = open_faults(type, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE), 0);
+	/* go around the one-page buffer several times, consuming as we go */
+	for (int round = 0; round < 40; round++) {
+		touch_pages(8);
+		while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+			if (h->type != PERF_RECORD_SAMPLE)
+				continue;
+			perf_sample_parse(h, type, 0, 1, &s);
+			ASSERT_EQ(h->size, 8 + 5 * 8);
+			ASSERT_EQ(s.identifier, id);
+			ASSERT_EQ(s.pid, getpid());
+			ASSERT_EQ(s.period, 1);
+			ASSERT_NE(s.addr, 0);
+			seen++;
+		}
+		perf_map_consume(&m);
+	}
+	EXPECT_GE(seen, 40 * 8);
+	EXPECT_GT(m.tail, m.data_size * 2);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * Unconsumed data is never overwritten: what does not fit is lost, and a
+ * PERF_RECORD_LOST with the count comes once there is room again.
+ */
+TEST(full_buffer_loses_and_reports)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	uint64_t lost = 0, values[2];
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, before, after;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = type;
+	attr.read_format = PERF_FORMAT_LOST;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE), 0);
+	touch_pages(2 * PAGE / 32);
+	/* the buffer holds whole records only, and never more than its size */
+	EXPECT_LE(perf_map_head(&m), m.data_size);
+	EXPECT_GT(perf_map_head(&m), m.data_size - 32);
+	ASSERT_EQ(read(fd, values, sizeof(values)), sizeof(values));
+	EXPECT_GT(values[1], 0);
+
+	before = count_type(&m, PERF_RECORD_SAMPLE, &lost);
+	EXPECT_EQ(lost, 0);
+	perf_map_consume(&m);
+	touch_pages(4);
+	after = count_type(&m, PERF_RECORD_SAMPLE, &lost);
+	EXPECT_GT(before, 0);
+	EXPECT_GE(after, 4);
+	/* every sample lost was counted (and maybe a few since the read) */
+	EXPECT_GE(lost, values[1]);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A read-only mapping is an overwrite buffer: data_tail is not honoured. */
+TEST(overwrite_buffer)
+{
+	struct perf_map m;
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 1, PROT_READ), 0);
+	touch_pages(3 * PAGE / 16);
+	EXPECT_GT(perf_map_head(&m), 2 * m.data_size);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* write_backward: data_head moves down from zero, records lie above it. */
+TEST(backward_buffer)
+{
+	uint64_t head, buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_map m;
+	int fd = open_faults(PERF_SAMPLE_IP | PERF_SAMPLE_ADDR, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ), 0);
+	touch_pages(10);
+	head = perf_map_head(&m);
+	ASSERT_GT(-head, 0);
+	ASSERT_LT(-head, m.data_size);
+	/* the newest record is at data_head, the oldest ends at 0 */
+	h = (struct perf_event_header *)((char *)m.data +
+					 head % m.data_size);
+	memcpy(buf, h, sizeof(*h));
+	h = (struct perf_event_header *)buf;
+	EXPECT_EQ(h->type, PERF_RECORD_SAMPLE);
+	EXPECT_EQ(h->size, 24);
+	EXPECT_EQ(-head % 24, 0);
+	perf_map_close(&m);
+	close(fd);
+}
+
+TEST(set_output_redirects)
+{
+	uint64_t type = PERF_SAMPLE_ID, buf[REC_MAX / 8], id_a, id_b;
+	struct perf_event_header *h;
+	struct perf_map m;
+	int a, b, c, seen_a = 0, seen_b = 0;
+
+	a = open_faults(type, 0);
+	/*
+	 * b counts minor faults: two sampling events on one software hook
+	 * would show stock's habit of reusing one sample's fields for the
+	 * next event.
+	 */
+	b = open_faults(type, 0);
+	close(b);
+	{
+		struct perf_event_attr attr;
+
+		sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS_MIN);
+		attr.sample_period = 1;
+		attr.sample_type = type;
+		b = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	ASSERT_GE(a, 0);
+	ASSERT_GE(b, 0);
+	ASSERT_EQ(ioctl(a, PERF_EVENT_IOC_ID, &id_a), 0);
+	ASSERT_EQ(ioctl(b, PERF_EVENT_IOC_ID, &id_b), 0);
+	/* the output needs a buffer */
+	ASSERT_EQ(ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a), -1);
+	ASSERT_EQ(errno, EINVAL);
+	ASSERT_EQ(perf_map_open(&m, a, 4, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(a, PERF_EVENT_IOC_SET_OUTPUT, a), -1);
+	ASSERT_EQ(errno, EINVAL);
+	ASSERT_EQ(ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, 0), -1);
+	ASSERT_EQ(errno, EBADF);
+	ASSERT_EQ(ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a), 0);
+	/* a mapped event cannot be redirected */
+	ASSERT_EQ(ioctl(a, PERF_EVENT_IOC_SET_OUTPUT, b), -1);
+	ASSERT_EQ(errno, EINVAL);
+	/* nor can events of different CPUs or tasks share a buffer */
+	c = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, 0, 0);
+	ASSERT_GE(c, 0);
+	ASSERT_EQ(ioctl(c, PERF_EVENT_IOC_SET_OUTPUT, a), -1);
+	ASSERT_EQ(errno, EINVAL);
+	close(c);
+
+	touch_pages(5);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		seen_a += buf[1] == id_a;
+		seen_b += buf[1] == id_b;
+	}
+	EXPECT_GE(seen_a, 5);
+	EXPECT_GE(seen_b, 5);
+	/* -1 (as a long: the argument is one) undoes the redirection */
+	ASSERT_EQ(ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, -1L), 0);
+	m.tail = perf_map_head(&m);
+	touch_pages(5);
+	seen_b = 0;
+	while ((h = perf_map_next(&m, buf, sizeof(buf))))
+		seen_b += h->type == PERF_RECORD_SAMPLE && buf[1] == id_b;
+	EXPECT_EQ(seen_b, 0);
+	perf_map_close(&m);
+	close(a);
+	close(b);
+}
+
+TEST(pause_output)
+{
+	struct perf_map m;
+	uint64_t head;
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+
+	ASSERT_GE(fd, 0);
+	/* no buffer, nothing to pause */
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), -1);
+	ASSERT_EQ(errno, EINVAL);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), 0);
+	head = perf_map_head(&m);
+	touch_pages(5);
+	EXPECT_EQ(perf_map_head(&m), head);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0), 0);
+	touch_pages(5);
+	EXPECT_GT(perf_map_head(&m), head);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* munmap of the last mapping ends the output; the event still counts. */
+TEST(munmap_ends_output)
+{
+	struct perf_map m;
+	int64_t before;
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	touch_pages(3);
+	perf_map_close(&m);
+	before = read_count(fd);
+	touch_pages(3);
+	EXPECT_GE(read_count(fd), before + 3);
+	/* and a new mapping may have another size */
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* The mapping is not inherited: the child's copy of the range is gone. */
+TEST(fork_does_not_copy_mapping)
+{
+	struct perf_map m;
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+	int status;
+	pid_t pid;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* reading the range must fault in the child */
+		signal(SIGSEGV, SIG_DFL);
+		(void)*(volatile uint32_t *)&m.page->version;
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(WTERMSIG(status), SIGSEGV);
+	perf_map_close(&m);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling: the fields of PERF_RECORD_SAMPLE in ABI order, PERF_SAMPLE_READ
+ * of groups, sample_id_all, the PERIOD and REFRESH ioctls, frequency mode,
+ * clocks sampled by timer, throttling, callchains, and the attr checks of
+ * sampling events.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+#include "perf_records.h"
+
+#define PAGE		((size_t)sysconf(_SC_PAGESIZE))
+#define REC_MAX		8192
+
+static void touch_pages(int n)
+{
+	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	for (int i = 0; i < n; i++)
+		((volatile char *)p)[i * PAGE] = 1;
+	munmap(p, n * PAGE);
+}
+
+static int open_attr(struct perf_event_attr *attr, int group)
+{
+	return sys_perf_event_open(attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Every fixed field, in order, with values we can predict. */
+TEST(sample_fields)
+{
+	uint64_t type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+			PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	uint64_t buf[REC_MAX / 8], id, last_time = 0;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_sample s;
+	struct perf_map m;
+	char *area;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = type;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
+	area = mmap(NULL, 16 * PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(area, MAP_FAILED);
+	for (int i = 0; i < 16; i++)
+		area[i * PAGE] = 1;
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		perf_sample_parse(h, type, 0, 1, &s);
+		ASSERT_EQ(h->size, 8 + 9 * 8);
+		ASSERT_EQ((char *)s.end - (char *)h, h->size);
+		EXPECT_EQ(h->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+			  PERF_RECORD_MISC_USER);
+		EXPECT_EQ(s.identifier, id);
+		EXPECT_EQ(s.id, id);
+		EXPECT_EQ(s.stream_id, id);
+		EXPECT_EQ(s.pid, getpid());
+		EXPECT_EQ(s.tid, gettid());
+		EXPECT_LT(s.cpu, sysconf(_SC_NPROCESSORS_CONF));
+		EXPECT_EQ(s.period, 1);
+		EXPECT_GE(s.time, last_time);
+		EXPECT_NE(s.ip, 0);
+		last_time = s.time;
+		if (s.addr >= (uintptr_t)area &&
+		    s.addr < (uintptr_t)area + 16 * PAGE)
+			n++;
+	}
+	EXPECT_EQ(n, 16);
+	munmap(area, 16 * PAGE);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* PERF_SAMPLE_READ with a group: the leader samples, all members read. */
+TEST(sample_read_group)
+{
+	uint64_t type = PERF_SAMPLE_READ;
+	uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+		      PERF_FORMAT_TOTAL_TIME_ENABLED |
+		      PERF_FORMAT_TOTAL_TIME_RUNNING;
+	uint64_t buf[REC_MAX / 8], id_lead, id_sib;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_sample s;
+	struct perf_map m;
+	int lead, sib, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 4;
+	attr.sample_type = type;
+	attr.read_format = rf;
+	lead = open_attr(&attr, -1);
+	ASSERT_GE(lead, 0);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.read_format = rf;
+	sib = open_attr(&attr, lead);
+	ASSERT_GE(sib, 0);
+	ASSERT_EQ(ioctl(lead, PERF_EVENT_IOC_ID, &id_lead), 0);
+	ASSERT_EQ(ioctl(sib, PERF_EVENT_IOC_ID, &id_sib), 0);
+	ASSERT_EQ(perf_map_open(&m, lead, 8, PROT_READ | PROT_WRITE), 0);
+	touch_pages(16);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		perf_sample_parse(h, type, rf, 2, &s);
+		ASSERT_EQ(h->size, 8 + 8 * 7);
+		EXPECT_EQ(s.read[0], 2);		/* nr */
+		EXPECT_GT(s.read[1], 0);		/* enabled */
+		EXPECT_EQ(s.read[2], s.read[1]);	/* running */
+		EXPECT_GE(s.read[3], 4);		/* leader value */
+		EXPECT_EQ(s.read[3] % 4, 0);
+		EXPECT_EQ(s.read[4], id_lead);
+		EXPECT_EQ(s.read[6], id_sib);
+		n++;
+	}
+	EXPECT_GE(n, 4);
+	perf_map_close(&m);
+	close(sib);
+	close(lead);
+}
+
+/* Non-sample records carry the sample_id trailer with sample_id_all. */
+TEST(sample_id_all_on_lost)
+{
+	uint64_t type = PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+			PERF_SAMPLE_IDENTIFIER;
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, lost = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = type;
+	attr.sample_id_all = 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE), 0);
+	touch_pages(PAGE / 16);
+	m.tail = perf_map_head(&m);
+	perf_map_consume(&m);
+	touch_pages(2);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		uint64_t *id_part;
+
+		if (h->type != PERF_RECORD_LOST)
+			continue;
+		ASSERT_EQ(h->size, 8 + 16 + perf_sample_id_bytes(type));
+		EXPECT_EQ(buf[1], id);
+		EXPECT_GT(buf[2], 0);
+		id_part = &buf[3];
+		EXPECT_EQ((uint32_t)id_part[0], getpid());
+		EXPECT_EQ(id_part[1], id);
+		EXPECT_EQ(id_part[3], id);	/* IDENTIFIER comes last */
+		lost++;
+	}
+	EXPECT_EQ(lost, 1);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * PERIOD takes a new period, from the next overflow on.  (The samples do
+ * not say: a software event that records PERF_SAMPLE_PERIOD samples every
+ * occurrence, see every_occurrence_with_period.)
+ */
+TEST(ioctl_period)
+{
+	uint64_t buf[REC_MAX / 8], period = 3, bad = 0;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, fd_count, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PERIOD, &bad), -1);
+	ASSERT_EQ(errno, EINVAL);
+	bad = 1ULL << 63;
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PERIOD, &bad), -1);
+	ASSERT_EQ(errno, EINVAL);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PERIOD, NULL), -1);
+	ASSERT_EQ(errno, EFAULT);
+	/* a counting event has no period to change */
+	fd_count = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1, 0);
+	ASSERT_GE(fd_count, 0);
+	ASSERT_EQ(ioctl(fd_count, PERF_EVENT_IOC_PERIOD, &period), -1);
+	ASSERT_EQ(errno, EINVAL);
+	close(fd_count);
+
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PERIOD, &period), 0);
+	touch_pages(30);
+	while ((h = perf_map_next(&m, buf, sizeof(buf))))
+		n += h->type == PERF_RECORD_SAMPLE;
+	EXPECT_GE(n, 9);
+	EXPECT_LE(n, 30 / 3 + 4);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A software event recording PERF_SAMPLE_PERIOD samples every occurrence. */
+TEST(every_occurrence_with_period)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 4;
+	attr.sample_type = PERF_SAMPLE_PERIOD;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	touch_pages(12);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		EXPECT_EQ(buf[1], 1);
+		n++;
+	}
+	EXPECT_GE(n, 12);
+	EXPECT_EQ(n, read_count(fd));
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* REFRESH enables for N overflows, then the event disables itself. */
+TEST(ioctl_refresh)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0;
+	int64_t count;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 2;
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.disabled = 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_REFRESH, 3), 0);
+	touch_pages(40);
+	while ((h = perf_map_next(&m, buf, sizeof(buf))))
+		n += h->type == PERF_RECORD_SAMPLE;
+	EXPECT_EQ(n, 3);
+	/* disabled after the third overflow: the count stops near 6 */
+	count = read_count(fd);
+	EXPECT_GE(count, 6);
+	EXPECT_LT(count, 40);
+	perf_map_close(&m);
+	close(fd);
+
+	/* counting and inherited events cannot be refreshed */
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1, 1);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(ioctl(fd, PERF_EVENT_IOC_REFRESH, 1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd);
+	attr.inherit = 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(ioctl(fd, PERF_EVENT_IOC_REFRESH, 1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd);
+}
+
+/* The clocks sample from a timer, every period of the task's CPU time. */
+TEST(task_clock_samples_by_time)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0, user = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 1000000;		/* 1 ms */
+	attr.sample_type = type;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
+	burn(50);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		EXPECT_EQ(buf[2], 1000000);
+		user += (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+			PERF_RECORD_MISC_USER;
+		n++;
+	}
+	EXPECT_GE(n, 20);
+	EXPECT_LE(n, 60);
+	EXPECT_GE(user, n / 2);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A clock in frequency mode samples at the matching fixed period. */
+TEST(cpu_clock_freq_is_a_period)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.freq = 1;
+	attr.sample_freq = 1000;
+	attr.sample_type = PERF_SAMPLE_PERIOD;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
+	burn(50);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		EXPECT_EQ(buf[1], 1000000);
+		n++;
+	}
+	EXPECT_GE(n, 10);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A counter in frequency mode starts at period 1 and adapts upward. */
+TEST(freq_mode_adapts_period)
+{
+	uint64_t buf[REC_MAX / 8], first = 0, last = 0;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	attr.sample_type = PERF_SAMPLE_PERIOD;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
+	for (int i = 0; i < 100; i++)
+		touch_pages(64);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		if (!n++)
+			first = buf[1];
+		last = buf[1];
+	}
+	EXPECT_EQ(first, 1);
+	EXPECT_GT(last, first);
+	EXPECT_LT(n, 6400);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * Past perf_event_max_sample_rate per tick, THROTTLE; then UNTHROTTLE.
+ * (On stock, software hook events throttle only on the second and later
+ * samples of one hook call, so a clock shows it best.)
+ */
+TEST(throttling)
+{
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, throttle = 0, unthrottle = 0;
+	long rate;
+
+	const char *rate_path = "/proc/sys/kernel/perf_event_max_sample_rate";
+	const char *pct_path = "/proc/sys/kernel/perf_cpu_time_max_percent";
+	long pct;
+
+	ASSERT_EQ(read_int_file(rate_path, &rate), 0);
+	ASSERT_EQ(read_int_file(pct_path, &pct), 0);
+	/* the rate is fixed while throttling by CPU time is off */
+	if (write_int_file(pct_path, 50) || write_int_file(rate_path, 1000)) {
+		write_int_file(pct_path, pct);
+		SKIP(return, "cannot lower perf_event_max_sample_rate");
+	}
+	/* a clock at its shortest period samples 100000 times a second */
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 10000;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 64, PROT_READ | PROT_WRITE), 0);
+	burn(200);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type == PERF_RECORD_THROTTLE) {
+			ASSERT_EQ(h->size, 32);
+			EXPECT_EQ(buf[2], id);
+			EXPECT_EQ(buf[3], id);
+			throttle++;
+		}
+		unthrottle += h->type == PERF_RECORD_UNTHROTTLE;
+	}
+	write_int_file(rate_path, rate);
+	write_int_file(pct_path, pct);
+	EXPECT_GT(throttle, 0);
+	EXPECT_GT(unthrottle, 0);
+	EXPECT_LE(throttle - unthrottle, 1);
+	EXPECT_GE(throttle - unthrottle, 0);
+	perf_map_close(&m);
+	close(fd);
+}
+
+static __attribute__((noinline)) void leaf_burn(void)
+{
+	burn(20);
+	compiler_barrier();
+}
+
+/* User callchains start with PERF_CONTEXT_USER and the sampled ip. */
+TEST(callchain_user)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_sample s;
+	struct perf_map m;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 500000;
+	attr.sample_type = type;
+	attr.exclude_callchain_kernel = 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE), 0);
+	leaf_burn();
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		perf_sample_parse(h, type, 0, 1, &s);
+		ASSERT_EQ((char *)s.end - (char *)h, h->size);
+		if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
+		    PERF_RECORD_MISC_USER)
+			continue;
+		ASSERT_GE(s.callchain_nr, 2);
+		EXPECT_EQ(s.callchain[0], PERF_CONTEXT_USER);
+		EXPECT_EQ(s.callchain[1], s.ip);
+		n++;
+	}
+	EXPECT_GT(n, 0);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* Callchain limits: sample_max_stack above the sysctl, and its EBUSY. */
+TEST(callchain_limits)
+{
+	const char *path = "/proc/sys/kernel/perf_event_max_stack";
+	struct perf_event_attr attr;
+	long max;
+	int fd;
+
+	ASSERT_EQ(read_int_file(path, &max), 0);
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 1000000;
+	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	attr.sample_max_stack = max + 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_EQ(fd, -1);
+	ASSERT_EQ(errno, EOVERFLOW);
+	attr.sample_max_stack = 0;
+	fd = open_attr(&attr, -1);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(write_int_file(path, max), -EBUSY);
+	close(fd);
+}
+
+/* Sampling attrs this kernel refuses, with stock's errnos. */
+TEST(sampling_attr_errors)
+{
+	struct perf_event_attr attr;
+	long rate;
+	int fd;
+
+	ASSERT_EQ(read_int_file("/proc/sys/kernel/perf_event_max_sample_rate",
+				&rate), 0);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	fd = open_attr(&attr, -1);
+	EXPECT_EQ(fd, -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_MAX;
+	fd = open_attr(&attr, -1);
+	EXPECT_EQ(fd, -1);
+	EXPECT_EQ(errno, EINVAL);
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.freq = 1;
+	attr.sample_freq = rate + 1;
+	fd = open_attr(&attr, -1);
+	EXPECT_EQ(fd, -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+TEST_HARNESS_MAIN
