@@ -27,13 +27,15 @@ void pmuv3_counter_req(struct pmuv3 *pmuv3, struct perf_event *event,
 			      !(hwc->config_base & (PMUV3_EVTYPE_TH |
 						    PMUV3_EVTYPE_TC));
 	req->chained = (hwc->flags & PMUV3_F_LONG) && !pmuv3->has_64bit;
+	req->keep_pairs = !pmuv3->has_64bit;
 }
 
-static int pick_free(unsigned long *used, int first, int nr_counters)
+static int pick_free(unsigned long *used, int first, int step,
+		     int nr_counters)
 {
 	int idx;
 
-	for (idx = first; idx < nr_counters; idx += 2) {
+	for (idx = first; idx < nr_counters; idx += step) {
 		if (!test_bit(idx, used)) {
 			__set_bit(idx, used);
 			return idx;
@@ -45,9 +47,9 @@ static int pick_free(unsigned long *used, int first, int nr_counters)
 /*
  * Take a counter for @req from @used: the cycle counter where it will do;
  * else for a chained event the lowest free even/odd pair (the returned
- * index is the even, low half); else a single event counter, odd ones
- * first so that pairs stay free for chained events.  Returns the index, or
- * -EAGAIN when nothing suitable is free.
+ * index is the even, low half); else the lowest free event counter, odd
+ * ones first where chained events may need the pairs.  Returns the index,
+ * or -EAGAIN when nothing suitable is free.
  */
 int pmuv3_pick_counter(const struct pmuv3_counter_req *req,
 		       unsigned long *used, int nr_counters)
@@ -68,9 +70,11 @@ int pmuv3_pick_counter(const struct pmuv3_counter_req *req,
 		}
 		return -EAGAIN;
 	}
-	idx = pick_free(used, 1, nr_counters);
+	if (!req->keep_pairs)
+		return pick_free(used, 0, 1, nr_counters);
+	idx = pick_free(used, 1, 2, nr_counters);
 	if (idx < 0)
-		idx = pick_free(used, 0, nr_counters);
+		idx = pick_free(used, 0, 2, nr_counters);
 	return idx;
 }
 

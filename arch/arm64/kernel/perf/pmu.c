@@ -369,8 +369,7 @@ static int pmuv3_event_init(struct perf_event *event)
 	hwc->flags = 0;
 	if (attr->config1 & PMUV3_CONFIG1_LONG)
 		hwc->flags |= PMUV3_F_LONG;
-	if ((attr->config1 & PMUV3_CONFIG1_RDPMC) &&
-	    pmuv3_user_access_allowed()) {
+	if (attr->config1 & PMUV3_CONFIG1_RDPMC) {
 		/* access is for tasks counting themselves, not for CPUs */
 		if (!(event->attach_state & PERF_ATTACH_TASK))
 			return -EINVAL;

@@ -99,7 +99,7 @@
 /* event->hw.flags */
 #define PMUV3_F_LONG		BIT(0)	/* 64-bit count (config1 long) */
 #define PMUV3_F_CHAINED		BIT(1)	/* an even/odd pair of counters */
-#define PMUV3_F_USER		BIT(2)	/* user access granted at open */
+#define PMUV3_F_USER		BIT(2)	/* user access asked for (rdpmc) */
 
 /*
  * The implemented common events, from PMCEID0/1_EL0: bits 0..63 stand for
@@ -146,6 +146,7 @@ struct pmuv3_counter_req {
 	u16	evnum;
 	bool	chained;	/* an even/odd pair of 32-bit counters */
 	bool	may_use_cycles;	/* CPU_CYCLES: the cycle counter will do */
+	bool	keep_pairs;	/* 32-bit counters: leave pairs for chaining */
 };
 
 /* hw.c */

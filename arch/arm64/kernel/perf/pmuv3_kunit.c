@@ -103,12 +103,17 @@ static const struct pmuv3_counter_req cycles_req = {
 	.evnum = PMUV3_EV_CPU_CYCLES, .may_use_cycles = true,
 };
 
+/* on a PMU with 64-bit event counters, and on one with 32-bit counters */
 static const struct pmuv3_counter_req inst_req = {
 	.evnum = PMUV3_EV_INST_RETIRED,
 };
 
+static const struct pmuv3_counter_req inst32_req = {
+	.evnum = PMUV3_EV_INST_RETIRED, .keep_pairs = true,
+};
+
 static const struct pmuv3_counter_req long_req = {
-	.evnum = PMUV3_EV_INST_RETIRED, .chained = true,
+	.evnum = PMUV3_EV_INST_RETIRED, .chained = true, .keep_pairs = true,
 };
 
 /* CPU_CYCLES takes the cycle counter, then event counters like any other. */
@@ -118,12 +123,26 @@ static void pmuv3_cycles_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, PMUV3_IDX_CYCLES,
 			pmuv3_pick_counter(&cycles_req, used, 6));
-	KUNIT_EXPECT_EQ(test, 1, pmuv3_pick_counter(&cycles_req, used, 6));
+	KUNIT_EXPECT_EQ(test, 0, pmuv3_pick_counter(&cycles_req, used, 6));
 	KUNIT_EXPECT_EQ(test, 2, bitmap_weight(used, PMUV3_NR_IDX));
 }
 
-/* Single counters: odd ones first, then even; -EAGAIN when all are taken. */
+/* Single counters: the lowest free one; -EAGAIN when all are taken. */
 static void pmuv3_single_test(struct kunit *test)
+{
+	DECLARE_BITMAP(used, PMUV3_NR_IDX) = { 0 };
+	int i;
+
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ(test, i, pmuv3_pick_counter(&inst_req, used, 6));
+	KUNIT_EXPECT_EQ(test, -EAGAIN, pmuv3_pick_counter(&inst_req, used, 6));
+	KUNIT_EXPECT_FALSE(test, test_bit(PMUV3_IDX_CYCLES, used));
+	pmuv3_release_counter(&inst_req, 3, used);
+	KUNIT_EXPECT_EQ(test, 3, pmuv3_pick_counter(&inst_req, used, 6));
+}
+
+/* With 32-bit counters, singles take odd counters first to keep pairs. */
+static void pmuv3_single_32bit_test(struct kunit *test)
 {
 	DECLARE_BITMAP(used, PMUV3_NR_IDX) = { 0 };
 	static const int order[] = { 1, 3, 5, 0, 2, 4 };
@@ -131,11 +150,9 @@ static void pmuv3_single_test(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(order); i++)
 		KUNIT_EXPECT_EQ(test, order[i],
-				pmuv3_pick_counter(&inst_req, used, 6));
-	KUNIT_EXPECT_EQ(test, -EAGAIN, pmuv3_pick_counter(&inst_req, used, 6));
-	KUNIT_EXPECT_FALSE(test, test_bit(PMUV3_IDX_CYCLES, used));
-	pmuv3_release_counter(&inst_req, 3, used);
-	KUNIT_EXPECT_EQ(test, 3, pmuv3_pick_counter(&inst_req, used, 6));
+				pmuv3_pick_counter(&inst32_req, used, 6));
+	KUNIT_EXPECT_EQ(test, -EAGAIN,
+			pmuv3_pick_counter(&inst32_req, used, 6));
 }
 
 /* Chained counts take a free even/odd pair and give both halves back. */
@@ -143,7 +160,7 @@ static void pmuv3_chain_test(struct kunit *test)
 {
 	DECLARE_BITMAP(used, PMUV3_NR_IDX) = { 0 };
 
-	KUNIT_EXPECT_EQ(test, 1, pmuv3_pick_counter(&inst_req, used, 5));
+	KUNIT_EXPECT_EQ(test, 1, pmuv3_pick_counter(&inst32_req, used, 5));
 	KUNIT_EXPECT_EQ(test, 2, pmuv3_pick_counter(&long_req, used, 5));
 	KUNIT_EXPECT_TRUE(test, test_bit(3, used));
 	/* counter 4 has no partner when the PMU has five */
@@ -175,6 +192,7 @@ static struct kunit_case pmuv3_cases[] = {
 	KUNIT_CASE(pmuv3_implemented_test),
 	KUNIT_CASE(pmuv3_cycles_test),
 	KUNIT_CASE(pmuv3_single_test),
+	KUNIT_CASE(pmuv3_single_32bit_test),
 	KUNIT_CASE(pmuv3_chain_test),
 	KUNIT_CASE(pmuv3_long_cycles_test),
 	{}

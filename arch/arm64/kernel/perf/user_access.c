@@ -2,10 +2,10 @@
 /*
  * User-space counter access: the kernel.perf_user_access sysctl, the
  * counter index (pmu->event_idx) and the arm64 fields of the user page
- * (arch_perf_update_userpage).  An event gets access when it asks for it
- * (config1 rdpmc bit), counts a task rather than a CPU, and the sysctl was
- * on when it was opened; the counters are open to EL0 only while such an
- * event is on this CPU (pmu.c) and the sysctl is still on.
+ * (arch_perf_update_userpage).  An event asks for access with the config1
+ * rdpmc bit (only a task's event may: pmu.c); its page then says
+ * cap_user_rdpmc, but gives the counter's index, and EL0 may read the
+ * counters, only while the sysctl is on and the event is on this CPU.
  *
  * Locking: the sysctl is one int, read with READ_ONCE(); the other
  * functions run where the core updates the user page, with the event's
@@ -106,7 +106,7 @@ void arch_perf_update_userpage(struct perf_event *event,
 {
 	userpg->cap_user_rdpmc = 0;
 	if (pmuv3_owns(event->pmu)) {
-		userpg->cap_user_rdpmc = event_user_readable(event);
+		userpg->cap_user_rdpmc = !!(event->hw.flags & PMUV3_F_USER);
 		userpg->pmc_width = (event->hw.flags & PMUV3_F_LONG) ? 64 : 32;
 	}
 	userpg->cap_user_time = 0;
