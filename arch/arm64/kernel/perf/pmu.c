@@ -362,6 +362,10 @@ static int pmuv3_event_init(struct perf_event *event)
 		return -ENOENT;
 	if (has_branch_stack(event) || attr->exclude_idle)
 		return -EOPNOTSUPP;
+	/* without an overflow interrupt nothing can end a period */
+	if (is_sampling_event(event) &&
+	    (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
+		return -EOPNOTSUPP;
 	ret = event_threshold(pmuv3, attr->config1, &threshold);
 	if (ret)
 		return ret;
