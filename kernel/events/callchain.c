@@ -92,9 +92,8 @@ void put_callchain_buffers(void)
 
 	mutex_lock(&callchain_mutex);
 	if (!--callchain_users) {
-		bufs = rcu_dereference_protected(callchain_bufs,
-					lockdep_is_held(&callchain_mutex));
-		RCU_INIT_POINTER(callchain_bufs, NULL);
+		bufs = rcu_replace_pointer(callchain_bufs, NULL,
+					   lockdep_is_held(&callchain_mutex));
 		call_rcu(&bufs->rcu_head, bufs_free_rcu);
 	}
 	mutex_unlock(&callchain_mutex);

@@ -26,6 +26,9 @@ static void set_all_sample(struct perf_event_attr *a)
 {
 	a->sample_type = PERF_SAMPLE_MAX - 1 - PERF_SAMPLE_BRANCH_STACK -
 			 PERF_SAMPLE_WEIGHT_STRUCT;
+	/* the register dumps need a register each; bit 0 exists everywhere */
+	a->sample_regs_user = 1;
+	a->sample_regs_intr = 1;
 }
 
 static void set_both_weights(struct perf_event_attr *a)

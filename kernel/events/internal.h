@@ -253,6 +253,20 @@ int perf_event_overflow_throttle(struct perf_event *event,
 int perf_callchain_event_init(struct perf_event *event);
 void perf_callchain_event_free(struct perf_event *event);
 
+/* regs.c */
+int perf_regs_check(struct perf_event_attr *attr);
+int perf_regs_pmu_check(struct perf_event *event);
+void perf_prepare_regs(struct perf_sample_data *data,
+		       struct perf_event *event, struct pt_regs *regs);
+void perf_output_regs_user(struct perf_output_handle *handle,
+			   struct perf_sample_data *data,
+			   struct perf_event *event);
+void perf_output_stack_user(struct perf_output_handle *handle,
+			    struct perf_sample_data *data);
+void perf_output_regs_intr(struct perf_output_handle *handle,
+			   struct perf_sample_data *data,
+			   struct perf_event *event);
+
 /* sideband.c */
 void perf_sideband_account(struct perf_event *event);
 void perf_sideband_free(struct perf_event *event);

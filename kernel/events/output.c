@@ -68,7 +68,7 @@ static int sample_fixed_size(u64 type)
 		PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
 		PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |
 		PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
-		PERF_SAMPLE_CODE_PAGE_SIZE;
+		PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
 	int size = hweight64(type & fixed) * sizeof(u64);
 
 	if (type & PERF_SAMPLE_WEIGHT_TYPE)
@@ -218,7 +218,7 @@ static void sample_read_output(struct perf_output_handle *handle,
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		perf_output_put(handle, running);
 	sample_read_member(handle, leader, format);
-	for_each_sibling_event(sibling, leader)
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
 		sample_read_member(handle, sibling, format);
 }
 
@@ -343,6 +343,10 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (type & PERF_SAMPLE_READ)
 		data->dyn_size += perf_read_size(event);
 	data->sample_flags |= todo;
+	/* last: the stack dump takes what room the rest leaves */
+	if (todo & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+		    PERF_SAMPLE_REGS_INTR))
+		perf_prepare_regs(data, event, regs);
 }
 
 void perf_prepare_header(struct perf_event_header *header,
@@ -419,12 +423,18 @@ void perf_output_sample(struct perf_output_handle *handle,
 	}
 	if (type & PERF_SAMPLE_RAW)
 		output_raw(handle, data->raw);
+	if (type & PERF_SAMPLE_REGS_USER)
+		perf_output_regs_user(handle, data, event);
+	if (type & PERF_SAMPLE_STACK_USER)
+		perf_output_stack_user(handle, data);
 	if (type & PERF_SAMPLE_WEIGHT_TYPE)
 		perf_output_put(handle, data->weight.full);
 	if (type & PERF_SAMPLE_DATA_SRC)
 		perf_output_put(handle, data->data_src.val);
 	if (type & PERF_SAMPLE_TRANSACTION)
 		perf_output_put(handle, data->txn);
+	if (type & PERF_SAMPLE_REGS_INTR)
+		perf_output_regs_intr(handle, data, event);
 	if (type & PERF_SAMPLE_PHYS_ADDR)
 		perf_output_put(handle, data->phys_addr);
 	if (type & PERF_SAMPLE_CGROUP)
@@ -433,6 +443,11 @@ void perf_output_sample(struct perf_output_handle *handle,
 		perf_output_put(handle, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		perf_output_put(handle, data->code_page_size);
+	if (type & PERF_SAMPLE_AUX) {
+		u64 none = 0;	/* no AUX data: its size alone */
+
+		perf_output_put(handle, none);
+	}
 	perf_output_sample_done(handle);
 }
 
@@ -442,8 +457,15 @@ static int sample_output(struct perf_event *event,
 {
 	struct perf_output_handle handle;
 	struct perf_event_header header;
+	unsigned long flags;
 	int ret;
 
+	/*
+	 * IRQs off from sizing to writing: the event's group is active on
+	 * this CPU, and only this CPU changes its members, with IRQs off, so
+	 * the group that PERF_SAMPLE_READ reads holds still.
+	 */
+	local_irq_save(flags);
 	rcu_read_lock();
 	perf_prepare_sample(data, event, regs);
 	perf_prepare_header(&header, data, event, regs);
@@ -455,6 +477,7 @@ static int sample_output(struct perf_event *event,
 		perf_output_end(&handle);
 	}
 	rcu_read_unlock();
+	local_irq_restore(flags);
 	return ret;
 }
 

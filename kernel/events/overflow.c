@@ -127,7 +127,7 @@ static void pending_task(struct callback_head *head)
 	if (event->pending_work) {
 		event->pending_work = 0;
 		send_sig_perf((void __user *)event->pending_addr,
-			       event->orig_type, event->attr.sig_data);
+			      event->orig_type, event->attr.sig_data);
 	}
 	perf_event_put(event);
 }
@@ -160,6 +160,7 @@ int perf_event_overflow_throttle(struct perf_event *event,
 				 struct perf_sample_data *data,
 				 struct pt_regs *regs, bool throttle)
 {
+	perf_overflow_handler_t handler;
 	int ret = 0;
 
 	if (unlikely(!is_sampling_event(event)))
@@ -180,7 +181,8 @@ int perf_event_overflow_throttle(struct perf_event *event,
 	if (event->attr.sigtrap)
 		sigtrap_queue(event, data);
 
-	READ_ONCE(event->overflow_handler)(event, data, regs);
+	handler = READ_ONCE(event->overflow_handler);
+	handler(event, data, regs);
 
 	if (*perf_event_fasync(event) && event->pending_kill) {
 		event->pending_wakeup = 1;
@@ -370,16 +372,17 @@ int perf_sample_check(struct perf_event *event)
 {
 	struct perf_event_attr *a = &event->attr;
 	u64 type = a->sample_type;
+	int ret;
 
-	if (type & PERF_SAMPLE_AUX)
+	/* no PMU here has an AUX area to take a sample of */
+	if (a->aux_sample_size)
 		return -EINVAL;
 	if ((type & PERF_SAMPLE_CGROUP) && !IS_ENABLED(CONFIG_CGROUP_PERF))
 		return -EINVAL;
-	/* register and user-stack dumps are not built yet */
-	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-		    PERF_SAMPLE_REGS_INTR))
-		return -EOPNOTSUPP;
-	/* nor are these side-band records */
+	ret = perf_regs_pmu_check(event);
+	if (ret)
+		return ret;
+	/* these side-band records are not built yet */
 	if (a->context_switch || a->namespaces || a->ksymbol ||
 	    a->bpf_event || a->text_poke || a->build_id)
 		return -EOPNOTSUPP;

@@ -201,6 +201,7 @@ static int output_begin(struct perf_output_handle *handle,
 	return 0;
 
 fail:
+	/* no room: count the loss for the LOST record and PERF_FORMAT_LOST */
 	local_dec(&rb->nest);
 	atomic_long_inc(&rb->lost);
 	atomic64_inc(&sampler->lost_samples);
@@ -209,13 +210,17 @@ out:
 	return -ENOSPC;
 }
 
-int perf_output_begin_forward(struct perf_output_handle *handle,
-			      struct perf_sample_data *data,
-			      struct perf_event *event, unsigned int size)
+/* In the direction of the buffer's owner (the event or its parent). */
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event, unsigned int size)
 {
-	return output_begin(handle, data, event, size, false);
+	bool backward = (event->parent ?: event)->attr.write_backward;
+
+	return output_begin(handle, data, event, size, backward);
 }
 
+/* For callers that know the direction: the default overflow handlers. */
 int perf_output_begin_backward(struct perf_output_handle *handle,
 			       struct perf_sample_data *data,
 			       struct perf_event *event, unsigned int size)
@@ -223,14 +228,11 @@ int perf_output_begin_backward(struct perf_output_handle *handle,
 	return output_begin(handle, data, event, size, true);
 }
 
-int perf_output_begin(struct perf_output_handle *handle,
-		      struct perf_sample_data *data,
-		      struct perf_event *event, unsigned int size)
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size)
 {
-	struct perf_event *out = event->parent ? event->parent : event;
-
-	return output_begin(handle, data, event, size,
-			    out->attr.write_backward);
+	return output_begin(handle, data, event, size, false);
 }
 
 static unsigned long copy_plain(void *dst, const void *src,

@@ -101,6 +101,8 @@ too_big:
  */
 int perf_attr_check(struct perf_event_attr *attr)
 {
+	int ret;
+
 	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
 		return -EINVAL;
 	if (attr->sample_type & ~(PERF_SAMPLE_MAX - 1))
@@ -125,6 +127,9 @@ int perf_attr_check(struct perf_event_attr *attr)
 	if ((attr->sample_type & PERF_SAMPLE_STACK_USER) &&
 	    !IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
 		return -EINVAL;
+	ret = perf_regs_check(attr);
+	if (ret)
+		return ret;
 	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	    attr->sample_max_stack > sysctl_perf_event_max_stack)
 		return -EOVERFLOW;

@@ -42,23 +42,27 @@ static bool regs_from_hardware(struct pt_regs *regs)
 	return regs->flags & X86_EFLAGS_FIXED;
 }
 
+/*
+ * Kernel frames from the unwinder.  Hardware registers name the
+ * interrupted instruction, which goes first; made-up registers only say
+ * from which stack address to walk.
+ */
 void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
 			   struct pt_regs *regs)
 {
+	bool hw = regs_from_hardware(regs);
 	struct unwind_state state;
-	unsigned long addr;
+	unsigned long ret;
 
-	if (regs_from_hardware(regs)) {
-		if (perf_callchain_store(entry, regs->ip))
-			return;
-		unwind_start(&state, current, regs, NULL);
-	} else {
-		unwind_start(&state, current, NULL, (void *)regs->sp);
-	}
-	for (; !unwind_done(&state); unwind_next_frame(&state)) {
-		addr = unwind_get_return_address(&state);
-		if (!addr || perf_callchain_store(entry, addr))
-			return;
+	unwind_start(&state, current, hw ? regs : NULL,
+		     hw ? NULL : (unsigned long *)regs->sp);
+	if (hw && perf_callchain_store(entry, regs->ip))
+		return;
+	while (!unwind_done(&state)) {
+		ret = unwind_get_return_address(&state);
+		if (!ret || perf_callchain_store(entry, ret))
+			break;
+		unwind_next_frame(&state);
 	}
 }
 
@@ -85,33 +89,33 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 }
 
 /*
- * The user page's clock conversion: with a stable TSC, perf's clock is
- * TSC-derived and user space may compute it from rdtsc as
- * time_zero + (tsc * time_mult) >> time_shift.
+ * The user page's clock conversion.  perf's clock is local_clock(), which
+ * with a stable TSC is the scaled TSC plus a fixed base; user space then
+ * computes it from rdtsc as  zero + (tsc * mult) >> shift  (the manual
+ * page splits the product to avoid overflow).  @now is the clock at the
+ * update, from which the enabled/running extrapolation starts.
  */
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *up, u64 now)
 {
-	struct cyc2ns_data data;
-	u64 offset;
+	bool tsc_clock = using_native_sched_clock() && sched_clock_stable();
+	struct cyc2ns_data scale = { };
+	u64 base = 0;
 
-	up->cap_user_time = 0;
-	up->cap_user_time_zero = 0;
-	up->cap_user_time_short = 0;
-	if (!using_native_sched_clock() || !sched_clock_stable())
-		return;
-
-	cyc2ns_read_begin(&data);
-	offset = data.cyc2ns_offset + __sched_clock_offset;
-	up->cap_user_time = 1;
-	up->time_mult = data.cyc2ns_mul;
-	up->time_shift = data.cyc2ns_shift;
-	up->time_offset = offset - now;
-	if (!event->attr.use_clockid) {
-		up->cap_user_time_zero = 1;
-		up->time_zero = offset;
+	if (tsc_clock) {
+		cyc2ns_read_begin(&scale);
+		base = scale.cyc2ns_offset + __sched_clock_offset;
+		cyc2ns_read_end();
 	}
-	cyc2ns_read_end();
+	up->time_shift = scale.cyc2ns_shift;
+	up->time_mult = scale.cyc2ns_mul;
+	if (tsc_clock)
+		up->time_offset = base - now;
+	/* a clock chosen with use_clockid has another base */
+	up->time_zero = event->attr.use_clockid ? 0 : base;
+	up->cap_user_time_zero = tsc_clock && !event->attr.use_clockid;
+	up->cap_user_time = tsc_clock;
+	up->cap_user_time_short = 0;
 }
 
 /* KVM asks what the host PMU offers: nothing. */

@@ -31,22 +31,16 @@ static const char *self_exe = "/proc/self/exe";
 
 TEST(enable_on_exec_counts_from_exec)
 {
-	int go[2], fd;
-	char c = 0;
+	int go, fd;
 	pid_t pid;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
+	pid = fork_held(&go);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
 		burn(50);	/* before exec: must not count */
 		execl(self_exe, self_exe, "burn", NULL);
 		_exit(127);
 	}
-	close(go[0]);
 	fd = open_clock(pid, -1, 1, 1);
 	if (fd == -EACCES) {
 		kill(pid, SIGKILL);
@@ -55,7 +49,7 @@ TEST(enable_on_exec_counts_from_exec)
 	}
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, read_count(fd));
-	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, release_child(go));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	/* the 50 ms after exec count, the 50 ms before do not */
 	EXPECT_LT(30 * 1000000LL, read_count(fd));
@@ -66,22 +60,16 @@ TEST(enable_on_exec_counts_from_exec)
 TEST(remove_on_exec_stops_at_exec)
 {
 	struct perf_event_attr attr;
-	int go[2], fd;
-	char c = 0;
+	int go, fd;
 	pid_t pid;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
+	pid = fork_held(&go);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
 		burn(30);	/* before exec: counts */
 		execl(self_exe, self_exe, "burn", NULL);
 		_exit(127);
 	}
-	close(go[0]);
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.remove_on_exec = 1;
 	fd = sys_perf_event_open(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -91,11 +79,14 @@ TEST(remove_on_exec_stops_at_exec)
 		SKIP(return, "perf_event_open not permitted");
 	}
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, release_child(go));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
-	/* the 30 ms before exec count, the 50 ms after do not */
+	/*
+	 * The 30 ms before exec count (and exec's own start, slow on a
+	 * debug kernel), the 50 ms after do not.
+	 */
 	EXPECT_LT(20 * 1000000LL, read_count(fd));
-	EXPECT_GT(45 * 1000000LL, read_count(fd));
+	EXPECT_GT(70 * 1000000LL, read_count(fd));
 	close(fd);
 }
 

@@ -64,9 +64,12 @@ TEST(children_fold_into_parent)
 		ASSERT_LT(0, pid);
 		ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	}
-	/* three children of 30 ms each; the waiting parent adds little */
+	/*
+	 * Three children of 30 ms each; the waiting parent adds fork and
+	 * wait, which take a while on a slow (debug) kernel, but not 90 ms.
+	 */
 	EXPECT_LT(80 * MS, read_count(fd));
-	EXPECT_GT(30 * MS, read_count(plain));
+	EXPECT_GT(60 * MS, read_count(plain));
 	close(plain);
 	close(fd);
 }
@@ -128,29 +131,24 @@ TEST(inherit_thread_skips_processes)
 
 TEST(disable_reaches_children)
 {
-	int fd, ready[2], go[2];
+	int fd, go;
 	int64_t off;
-	char c = 0;
 	pid_t pid;
 
 	fd = open_clock(1, 0, -1, 0);
 	if (fd == -EACCES)
 		SKIP(return, "perf_event_open not permitted");
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, pipe(ready));
-	ASSERT_EQ(0, pipe(go));
 	/* the child waits first, then burns after the parent disabled */
-	pid = fork();
+	pid = fork_held(&go);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
 		burn(40);
 		_exit(0);
 	}
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	off = read_count(fd);
-	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, release_child(go));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	EXPECT_GT(off + 10 * MS, read_count(fd));
 	close(fd);

@@ -28,7 +28,8 @@ static void touch_pages(int n)
 	if (p == MAP_FAILED)
 		return;
 	for (int i = 0; i < n; i++)
-		((volatile char *)p)[i * PAGE] = 1;
+		p[i * PAGE] = 1;
+	compiler_barrier();
 	munmap(p, n * PAGE);
 }
 
@@ -101,27 +102,21 @@ TEST(poll_watermark)
 /* A task's event reports POLLHUP once the task has exited. */
 TEST(pollhup_on_exit)
 {
-	int go[2], status, fd;
+	int go, status, fd;
 	struct pollfd p;
 	struct perf_map m;
 	pid_t pid;
-	char c;
 
-	ASSERT_EQ(pipe(go), 0);
-	pid = fork();
+	pid = fork_held(&go);
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
 		touch_pages(4);
 		_exit(0);
 	}
-	close(go[0]);
 	fd = open_faults(pid, 1000, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
+	ASSERT_EQ(release_child(go), 0);
 	p.fd = fd;
 	p.events = POLLIN;
 	ASSERT_EQ(poll(&p, 1, 10000), 1);
@@ -130,15 +125,20 @@ TEST(pollhup_on_exit)
 	EXPECT_GT(perf_map_head(&m), 0);
 	perf_map_close(&m);
 	close(fd);
-	close(go[1]);
 }
 
-static volatile sig_atomic_t sigio_count, sigio_code;
+/* written by the handlers, read by the tests: atomics, not volatile */
+static int sigio_count, sigio_code;
 
 static void on_sigio(int sig, siginfo_t *info, void *uc)
 {
-	sigio_count++;
-	sigio_code = info->si_code;
+	__atomic_add_fetch(&sigio_count, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sigio_code, info->si_code, __ATOMIC_RELAXED);
+}
+
+static int load(int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
 /* O_ASYNC: a signal per overflow, with POLL_IN, and POLL_HUP at REFRESH's end. */
@@ -163,18 +163,18 @@ TEST(sigio_on_overflow)
 	ASSERT_EQ(fcntl(fd, F_SETSIG, SIGIO), 0);
 	ASSERT_EQ(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC), 0);
 
-	sigio_count = 0;
+	__atomic_store_n(&sigio_count, 0, __ATOMIC_RELAXED);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	touch_pages(3);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
-	EXPECT_GE(sigio_count, 3);
-	EXPECT_EQ(sigio_code, POLL_IN);
+	EXPECT_GE(load(&sigio_count), 3);
+	EXPECT_EQ(load(&sigio_code), POLL_IN);
 
-	sigio_count = 0;
+	__atomic_store_n(&sigio_count, 0, __ATOMIC_RELAXED);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_REFRESH, 2), 0);
 	touch_pages(8);
-	EXPECT_EQ(sigio_count, 2);
-	EXPECT_EQ(sigio_code, POLL_HUP);
+	EXPECT_EQ(load(&sigio_count), 2);
+	EXPECT_EQ(load(&sigio_code), POLL_HUP);
 	perf_map_close(&m);
 	close(fd);
 }
@@ -195,16 +195,17 @@ struct perf_siginfo {
 	uint32_t type, flags;
 };
 
-static volatile sig_atomic_t sigtrap_count;
-static volatile uint64_t sigtrap_data;
-static volatile int sigtrap_code, sigtrap_type;
+static int sigtrap_count, sigtrap_code, sigtrap_type;
+static uint64_t sigtrap_data;
 
 static void on_sigtrap(int sig, siginfo_t *info, void *uc)
 {
-	sigtrap_count++;
-	sigtrap_code = info->si_code;
-	sigtrap_data = ((struct perf_siginfo *)info)->data;
-	sigtrap_type = ((struct perf_siginfo *)info)->type;
+	struct perf_siginfo *pi = (struct perf_siginfo *)info;
+
+	__atomic_add_fetch(&sigtrap_count, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sigtrap_code, info->si_code, __ATOMIC_RELAXED);
+	__atomic_store_n(&sigtrap_data, pi->data, __ATOMIC_RELAXED);
+	__atomic_store_n(&sigtrap_type, pi->type, __ATOMIC_RELAXED);
 }
 
 /* attr.sigtrap: SIGTRAP with TRAP_PERF and sig_data, per overflow. */
@@ -224,14 +225,14 @@ TEST(sigtrap_on_overflow)
 	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);
-	sigtrap_count = 0;
+	__atomic_store_n(&sigtrap_count, 0, __ATOMIC_RELAXED);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	touch_pages(4);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
-	EXPECT_GE(sigtrap_count, 4);
-	EXPECT_EQ(sigtrap_code, TRAP_PERF);
-	EXPECT_EQ(sigtrap_data, 0xfeedf00d12345678ULL);
-	EXPECT_EQ(sigtrap_type, PERF_TYPE_SOFTWARE);
+	EXPECT_GE(load(&sigtrap_count), 4);
+	EXPECT_EQ(load(&sigtrap_code), TRAP_PERF);
+	EXPECT_EQ(__atomic_load_n(&sigtrap_data, __ATOMIC_RELAXED), 0xfeedf00d12345678ULL);
+	EXPECT_EQ(load(&sigtrap_type), PERF_TYPE_SOFTWARE);
 	close(fd);
 
 	/* sigtrap needs remove_on_exec */

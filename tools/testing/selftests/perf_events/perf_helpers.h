@@ -113,4 +113,44 @@ static inline int write_int_file(const char *path, long val)
 	return ret;
 }
 
+/*
+ * Fork a child that waits until released: returns 0 in the child once
+ * released (it exits at once if the parent gave up), and in the parent the
+ * child's pid, with *@go the descriptor release_child() writes to; -1 on
+ * failure.  Tests use it to attach events to a child before it runs.
+ */
+static inline pid_t fork_held(int *go)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		close(p[0]);
+		return 0;
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -1;
+	}
+	*go = p[1];
+	return pid;
+}
+
+/* Let a fork_held() child run; 0 or -1. */
+static inline int release_child(int go)
+{
+	int ret = write(go, "g", 1) == 1 ? 0 : -1;
+
+	close(go);
+	return ret;
+}
+
 #endif /* PERF_SELFTEST_HELPERS_H */

@@ -28,7 +28,8 @@ static void touch_pages(int n)
 	if (p == MAP_FAILED)
 		return;
 	for (int i = 0; i < n; i++)
-		((volatile char *)p)[i * PAGE] = 1;
+		p[i * PAGE] = 1;
+	compiler_barrier();
 	munmap(p, n * PAGE);
 }
 
@@ -396,7 +397,7 @@ TEST(fork_does_not_copy_mapping)
 	if (pid == 0) {
 		/* reading the range must fault in the child */
 		signal(SIGSEGV, SIG_DFL);
-		(void)*(volatile uint32_t *)&m.page->version;
+		(void)__atomic_load_n(&m.page->version, __ATOMIC_RELAXED);
 		_exit(0);
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);

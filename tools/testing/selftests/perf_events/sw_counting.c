@@ -401,6 +401,56 @@ TEST(group_read)
 }
 
 /*
+ * Closing a group's leader leaves its members counting, each a group of
+ * its own; closing a member shrinks the group that read() reports.
+ */
+TEST(leader_closed_members_go_on)
+{
+	struct perf_event_attr attr;
+	uint64_t v[5], id1, id2;
+	int lead, memb, memb2;
+
+	/*
+	 * Members that join a running group, or a promoted member, may wait
+	 * for the task's next switch to go on the PMU (they do on stock): the
+	 * group starts disabled, and the test sleeps after closing the leader.
+	 */
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr.disabled = 1;
+	lead = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (lead < 0 && errno == EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, lead);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	memb = sys_perf_event_open(&attr, 0, -1, lead, 0);
+	ASSERT_LE(0, memb);
+	memb2 = sys_perf_event_open(&attr, 0, -1, lead, 0);
+	ASSERT_LE(0, memb2);
+	ASSERT_EQ(0, ioctl(memb, PERF_EVENT_IOC_ID, &id1));
+	ASSERT_EQ(0, ioctl(memb2, PERF_EVENT_IOC_ID, &id2));
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_ENABLE, 0));
+
+	/* a member goes: the group reads as two */
+	close(memb2);
+	ASSERT_EQ(5 * 8, read(lead, v, sizeof(v)));
+	EXPECT_EQ(2, v[0]);
+	EXPECT_EQ(id1, v[4]);
+
+	touch_fresh_pages(NPAGES);
+	close(lead);
+	usleep(20000);
+	touch_fresh_pages(NPAGES);
+	/* the member counted on, alone now: nr, value, id */
+	ASSERT_EQ(3 * 8, read(memb, v, sizeof(v)));
+	EXPECT_EQ(1, v[0]);
+	EXPECT_LE(2 * NPAGES, v[1]);
+	EXPECT_EQ(id1, v[2]);
+	close(memb);
+}
+
+/*
  * An event on a forked child counts the child only, stays readable after
  * the child exits, with its final count.
  */
