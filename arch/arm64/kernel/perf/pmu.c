@@ -430,10 +430,13 @@ irqreturn_t pmuv3_overflow_irq(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
-/* Whether @pmu is a PMUv3 instance (its events carry our hw.flags). */
+/*
+ * Whether @pmu is a PMUv3 instance (its events carry our hw.flags); the
+ * core's own test events may have no PMU at all.
+ */
 bool pmuv3_owns(struct pmu *pmu)
 {
-	return pmu->event_init == pmuv3_event_init;
+	return pmu && pmu->event_init == pmuv3_event_init;
 }
 
 /* Fill in the struct pmu of @pmuv3; probe.c registers it. */
