@@ -44,10 +44,13 @@ commit "perf/x86: add the x86 perf glue
 
 The hooks the rest of arch/x86 calls into the PMU layer.  No x86 PMU
 driver is built yet: hardware events fail with -ENOENT." arch/x86/events
-commit "perf/arm64: add the arm64 perf glue
+commit "perf/arm64: add the arm64 perf glue and the PMUv3 driver
 
-The helpers the core needs about saved registers; the PMUv3 driver comes
-later in this directory." arch/arm64/kernel/perf
+The helpers the core needs about saved registers, and a driver for the
+Arm PMUv3 counters: device tree probe, generic, cache and raw events,
+the cycle counter and chained 64-bit counts, exception-level filtering,
+overflow interrupts, sysfs and user-space counter access, with a KUnit
+suite for its event mapping and counter allocation." arch/arm64/kernel/perf
 commit "selftests/perf_events: add ABI and core tests
 
 kselftest_harness programs for the ABI layout, perf_event_open errors,
