@@ -305,8 +305,7 @@ TEST(set_output_redirects)
 	close(c);
 
 	touch_pages(5);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		seen_a += buf[1] == id_a;
 		seen_b += buf[1] == id_b;
 	}

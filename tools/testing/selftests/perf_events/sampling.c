@@ -65,8 +65,7 @@ TEST(sample_fields)
 	ASSERT_NE(area, MAP_FAILED);
 	for (int i = 0; i < 16; i++)
 		area[i * PAGE] = 1;
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		perf_sample_parse(h, type, 0, 1, &s);
 		ASSERT_EQ(h->size, 8 + 9 * 8);
 		ASSERT_EQ((char *)s.end - (char *)h, h->size);
@@ -120,8 +119,7 @@ TEST(sample_read_group)
 	ASSERT_EQ(ioctl(sib, PERF_EVENT_IOC_ID, &id_sib), 0);
 	ASSERT_EQ(perf_map_open(&m, lead, 8, PROT_READ | PROT_WRITE), 0);
 	touch_pages(16);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		perf_sample_parse(h, type, rf, 2, &s);
 		ASSERT_EQ(h->size, 8 + 8 * 7);
 		EXPECT_EQ(s.read[0], 2);		/* nr */
@@ -244,8 +242,7 @@ TEST(every_occurrence_with_period)
 	touch_pages(12);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 	count = read_count(fd);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		EXPECT_EQ(buf[1], 1);
 		n++;
 	}
@@ -313,8 +310,7 @@ TEST(task_clock_samples_by_time)
 	fd = open_mapped(&attr, &m, 8);
 	ASSERT_GE(fd, 0);
 	burn(50);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		EXPECT_EQ(buf[2], 1000000);
 		user += (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 			PERF_RECORD_MISC_USER;
@@ -343,8 +339,7 @@ TEST(cpu_clock_freq_is_a_period)
 	fd = open_mapped(&attr, &m, 8);
 	ASSERT_GE(fd, 0);
 	burn(50);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		EXPECT_EQ(buf[1], 1000000);
 		n++;
 	}
@@ -371,8 +366,7 @@ TEST(freq_mode_adapts_period)
 	ASSERT_GE(fd, 0);
 	for (int i = 0; i < 100; i++)
 		touch_pages(64);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		if (!n++)
 			first = buf[1];
 		last = buf[1];
@@ -455,8 +449,7 @@ TEST(callchain_user)
 	fd = open_mapped(&attr, &m, 16);
 	ASSERT_GE(fd, 0);
 	burn(20);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		perf_sample_parse(h, type, 0, 1, &s);
 		ASSERT_EQ((char *)s.end - (char *)h, h->size);
 		if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
@@ -599,8 +592,7 @@ TEST(aux_sample_is_empty)
 	fd = open_mapped(&attr, &m, 2);
 	ASSERT_GE(fd, 0);
 	touch_pages(2);
-	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
-					PERF_RECORD_SAMPLE))) {
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
 		ASSERT_EQ(h->size, 32);
 		EXPECT_EQ(buf[3], 0);
 		n++;

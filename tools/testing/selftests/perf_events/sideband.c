@@ -5,7 +5,6 @@
  * each with the sample_id trailer of attr.sample_id_all.
  */
 #define _GNU_SOURCE
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -16,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <linux/elf.h>
 
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
@@ -270,7 +270,7 @@ TEST(mmap_data_anon)
 static int exe_build_id(uint8_t *id)
 {
 	static char file[1 << 22];
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)file;
+	struct elf64_hdr *eh = (struct elf64_hdr *)file;
 	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	ssize_t len = fd < 0 ? -1 : read(fd, file, sizeof(file));
 
@@ -279,17 +279,18 @@ static int exe_build_id(uint8_t *id)
 	if (len < (ssize_t)sizeof(*eh))
 		return 0;
 	for (int i = 0; i < eh->e_phnum; i++) {
-		Elf64_Phdr *ph = (Elf64_Phdr *)(file + eh->e_phoff) + i;
+		struct elf64_phdr *ph = (struct elf64_phdr *)(file + eh->e_phoff) + i;
 		size_t off = ph->p_offset, end = off + ph->p_filesz;
 
 		if (ph->p_type != PT_NOTE || end > (size_t)len)
 			continue;
-		while (off + sizeof(Elf64_Nhdr) <= end) {
-			Elf64_Nhdr *n = (Elf64_Nhdr *)(file + off);
+		while (off + sizeof(struct elf64_note) <= end) {
+			struct elf64_note *n = (struct elf64_note *)(file + off);
 			char *name = (char *)(n + 1);
 			size_t desc = off + sizeof(*n) + ((n->n_namesz + 3) & ~3);
 
-			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			if (n->n_type == 3 /* NT_GNU_BUILD_ID */ &&
+			    n->n_namesz == 4 &&
 			    !memcmp(name, "GNU", 4) && n->n_descsz <= 20) {
 				memcpy(id, file + desc, n->n_descsz);
 				return n->n_descsz;
