@@ -606,6 +606,99 @@ TEST(aux_sample_is_empty)
 	EXPECT_EQ(errno, EINVAL);
 }
 
+/* use_clockid: PERF_SAMPLE_TIME comes from the chosen clock. */
+TEST(sample_time_of_clockid)
+{
+	uint64_t buf[REC_MAX / 8], before, after;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct timespec ts;
+	struct perf_map m;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TIME;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	attr.disabled = 1;
+	fd = open_mapped(&attr, &m, 4);
+	ASSERT_GE(fd, 0);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	before = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	touch_pages(4);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	after = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
+		EXPECT_GE(buf[1], before);
+		EXPECT_LE(buf[1], after);
+		n++;
+	}
+	EXPECT_GE(n, 4);
+	perf_map_close(&m);
+	close(fd);
+}
+
+#ifdef __x86_64__
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+/*
+ * The user page's time conversion (x86, when the TSC is perf's clock):
+ * time_zero + tsc scaled is the clock of PERF_SAMPLE_TIME.
+ */
+TEST(user_page_time_matches_samples)
+{
+#ifdef __x86_64__
+	uint64_t buf[REC_MAX / 8], t0, t1, zero, mult, shift;
+	struct perf_event_mmap_page *pg;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TIME;
+	attr.disabled = 1;
+	fd = open_mapped(&attr, &m, 4);
+	ASSERT_GE(fd, 0);
+	pg = m.page;
+	if (!pg->cap_user_time_zero)
+		SKIP(goto out, "the TSC is not perf's clock here");
+	zero = pg->time_zero;
+	mult = pg->time_mult;
+	shift = pg->time_shift;
+	t0 = rdtsc();
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	touch_pages(4);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	t1 = rdtsc();
+	/* the manual page's conversion, split to avoid overflow */
+	t0 = zero + (t0 >> shift) * mult + (((t0 & ((1ULL << shift) - 1)) * mult) >> shift);
+	t1 = zero + (t1 >> shift) * mult + (((t1 & ((1ULL << shift) - 1)) * mult) >> shift);
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
+		EXPECT_GE(buf[1], t0);
+		EXPECT_LE(buf[1], t1);
+		n++;
+	}
+	EXPECT_GE(n, 4);
+out:
+	perf_map_close(&m);
+	close(fd);
+#else
+	SKIP(return, "time conversion from a cycle counter is x86's here");
+#endif
+}
+
 /* Sampling attrs this kernel refuses, with stock's errnos. */
 TEST(sampling_attr_errors)
 {

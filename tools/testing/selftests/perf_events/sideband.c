@@ -114,6 +114,38 @@ TEST(comm_on_prctl)
 	close(fd);
 }
 
+/* exec sets the new comm with PERF_RECORD_MISC_COMM_EXEC. */
+TEST(comm_on_exec)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int go, fd, status;
+	pid_t pid;
+
+	pid = fork_held(&go);
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		execl("/bin/true", "true", NULL);
+		_exit(127);
+	}
+	sw_attr(&attr, PERF_COUNT_SW_DUMMY);
+	attr.comm = 1;
+	fd = sys_perf_event_open(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(release_child(go), 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	h = next_of(&m, PERF_RECORD_COMM, buf);
+	ASSERT_NE(h, NULL);
+	EXPECT_TRUE(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+	EXPECT_EQ((uint32_t)buf[1], pid);
+	EXPECT_STREQ((char *)&buf[2], "true");
+	perf_map_close(&m);
+	close(fd);
+}
+
 TEST(fork_and_exit)
 {
 	uint64_t buf[REC_MAX / 8], id;
