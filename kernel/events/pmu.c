@@ -178,8 +178,15 @@ static int pmu_alloc_percpu(struct pmu *pmu)
 }
 
 /*
+ * The first dynamic type id.  On stock the two ids after the fixed types
+ * belong to unnamed PMUs of its core (its clocks), so the first PMU user
+ * space finds in sysfs has type PERF_TYPE_MAX + 2; ours does too.
+ */
+#define PERF_TYPE_DYNAMIC	(PERF_TYPE_MAX + 2)
+
+/*
  * Register @pmu under @name.  @type is a fixed PERF_TYPE_* id, or -1 for a
- * dynamic one (PERF_TYPE_MAX and up) that user space reads from sysfs.
+ * dynamic one (PERF_TYPE_DYNAMIC and up) that user space reads from sysfs.
  */
 int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 {
@@ -189,7 +196,7 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 	ret = pmu_alloc_percpu(pmu);
 	if (ret)
 		goto out;
-	ret = idr_alloc(&pmu_idr, pmu, type >= 0 ? type : PERF_TYPE_MAX,
+	ret = idr_alloc(&pmu_idr, pmu, type >= 0 ? type : PERF_TYPE_DYNAMIC,
 			type >= 0 ? type + 1 : 0, GFP_KERNEL);
 	if (ret < 0) {
 		pmu_free_percpu(pmu);

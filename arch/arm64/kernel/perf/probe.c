@@ -212,22 +212,10 @@ static int pmuv3_alloc_cpus(struct pmuv3 *pmuv3)
 	return 0;
 }
 
-/*
- * The first dynamic type stock hands out is PERF_TYPE_MAX + 2: two unnamed
- * PMUs of its core take the two before.  Our core starts at PERF_TYPE_MAX,
- * so the PMU asks for the lowest free id from PERF_TYPE_MAX + 2 itself and
- * gets the type user space sees on stock (8 for the first one).  Drop this
- * for -1 once the core numbers dynamic PMUs that way.
- */
-#define PMUV3_FIRST_TYPE	(PERF_TYPE_MAX + 2)
-
+/* A dynamic type, numbered as on stock (8 for the first PMU). */
 static int pmuv3_register(struct pmuv3 *pmuv3)
 {
-	int type, ret = -ENOSPC;
-
-	for (type = PMUV3_FIRST_TYPE; ret == -ENOSPC && type < INT_MAX; type++)
-		ret = perf_pmu_register(&pmuv3->pmu, pmuv3->name, type);
-	return ret;
+	return perf_pmu_register(&pmuv3->pmu, pmuv3->name, -1);
 }
 
 static int pmuv3_probe(struct platform_device *pdev)
