@@ -167,13 +167,12 @@ static u64 sample_read_one(struct perf_event *event, u64 *enabled,
 	       atomic64_read(&event->child_count);
 }
 
-static void sample_read_member(struct perf_output_handle *handle,
-			       struct perf_event *event, u64 format)
+/* The words after a read() entry's value: its id and lost count. */
+static void read_entry_tail(struct perf_output_handle *handle,
+			    struct perf_event *event, u64 format)
 {
-	u64 enabled, running, value;
+	u64 value;
 
-	value = sample_read_one(event, &enabled, &running);
-	perf_output_put(handle, value);
 	if (format & PERF_FORMAT_ID) {
 		value = primary_id(event);
 		perf_output_put(handle, value);
@@ -182,6 +181,25 @@ static void sample_read_member(struct perf_output_handle *handle,
 		value = atomic64_read(&event->lost_samples);
 		perf_output_put(handle, value);
 	}
+}
+
+static void read_times(struct perf_output_handle *handle, u64 format,
+		       u64 enabled, u64 running)
+{
+	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		perf_output_put(handle, enabled);
+	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		perf_output_put(handle, running);
+}
+
+static void sample_read_member(struct perf_output_handle *handle,
+			       struct perf_event *event, u64 format)
+{
+	u64 enabled, running, value;
+
+	value = sample_read_one(event, &enabled, &running);
+	perf_output_put(handle, value);
+	read_entry_tail(handle, event, format);
 }
 
 /* PERF_SAMPLE_READ: the read() layout, with the values of this moment. */
@@ -196,27 +214,14 @@ static void sample_read_output(struct perf_output_handle *handle,
 		u64 value = sample_read_one(event, &enabled, &running);
 
 		perf_output_put(handle, value);
-		if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			perf_output_put(handle, enabled);
-		if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			perf_output_put(handle, running);
-		if (format & PERF_FORMAT_ID) {
-			value = primary_id(event);
-			perf_output_put(handle, value);
-		}
-		if (format & PERF_FORMAT_LOST) {
-			value = atomic64_read(&event->lost_samples);
-			perf_output_put(handle, value);
-		}
+		read_times(handle, format, enabled, running);
+		read_entry_tail(handle, event, format);
 		return;
 	}
 	nr = 1 + leader->nr_siblings;
 	perf_output_put(handle, nr);
 	perf_event_times_now(leader, &enabled, &running);
-	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		perf_output_put(handle, enabled);
-	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		perf_output_put(handle, running);
+	read_times(handle, format, enabled, running);
 	sample_read_member(handle, leader, format);
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
 		sample_read_member(handle, sibling, format);

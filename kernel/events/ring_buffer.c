@@ -184,7 +184,11 @@ static int output_begin(struct perf_output_handle *handle,
 			head = pos - size;
 		}
 	} while (local_cmpxchg(&rb->head, pos, head) != pos);
-	/* the reader's data_tail store came after it read the data */
+	/*
+	 * Pairs with the reader's barrier between reading the records and
+	 * storing data_tail (a release store in perf_records.h): the room
+	 * we write into was read before we saw it freed.
+	 */
 	smp_mb();
 
 	handle->head = backward ? head : pos;
@@ -299,7 +303,10 @@ void perf_output_end(struct perf_output_handle *handle)
 	}
 	for (;;) {
 		head = local_read(&rb->head);
-		/* the record before data_head */
+		/*
+		 * The records before data_head; pairs with the reader's
+		 * acquire load of data_head before it reads them.
+		 */
 		smp_wmb();
 		WRITE_ONCE(rb->user_page->data_head, head);
 		barrier();
