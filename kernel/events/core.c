@@ -269,8 +269,25 @@ static void install_fn(struct perf_event_context *ctx,
 }
 
 /*
+ * A group made of software events only sits on the software PMU; the
+ * first hardware event that joins takes it to its own PMU.
+ */
+bool perf_group_is_software(struct perf_event *leader)
+{
+	return is_software_event(leader) && leader->pmu_ctx->pmu == leader->pmu;
+}
+
+static bool joins_software_group(struct perf_event *event,
+				 struct perf_event *leader)
+{
+	return !is_software_event(event) && perf_group_is_software(leader);
+}
+
+/*
  * Bind an allocated event to @ctx (taking over the caller's context
- * reference): pick its PMU context.  Called before the event is visible.
+ * reference): pick its PMU context, the group's unless the event is to
+ * take a software group to its PMU (perf_group_adopt()).  Called before
+ * the event is visible.
  */
 int perf_event_attach(struct perf_event *event,
 		      struct perf_event_context *ctx)
@@ -278,16 +295,58 @@ int perf_event_attach(struct perf_event *event,
 	struct perf_event *leader = event->group_leader;
 	struct perf_event_pmu_context *epc;
 
-	if (leader != event)
+	if (leader != event && !joins_software_group(event, leader))
 		epc = leader->pmu_ctx;
 	else
 		epc = perf_pmu_ctx_get(event->pmu, ctx, event->cpu);
 	if (IS_ERR(epc))
 		return PTR_ERR(epc);
-	if (leader != event)
+	if (leader != event && epc == leader->pmu_ctx)
 		atomic_inc(&epc->refcount);
 	event->ctx = ctx;
 	event->pmu_ctx = epc;
+	return 0;
+}
+
+static void group_move_fn(struct perf_event_context *ctx,
+			  struct perf_event *leader, void *arg, bool live)
+{
+	struct perf_event_pmu_context *epc = arg;
+	struct perf_event *member;
+
+	if (live)
+		perf_group_sched_out(leader);
+	leader->pmu_ctx->nr_events--;
+	leader->pmu_ctx = epc;
+	epc->nr_events++;
+	for_each_sibling_event(member, leader) {
+		member->pmu_ctx->nr_events--;
+		member->pmu_ctx = epc;
+		epc->nr_events++;
+	}
+}
+
+/*
+ * Before @event is installed (ctx->mutex held): if it is a hardware event
+ * joining a software group, move the group's events to its PMU context;
+ * the install then schedules the group there.  -EINVAL if another
+ * hardware event of a different PMU took the group first.
+ */
+int perf_group_adopt(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event_pmu_context *old = leader->pmu_ctx;
+	int nr = 1 + leader->nr_siblings;
+
+	lockdep_assert_held(&event->ctx->mutex);
+	if (leader == event || event->pmu_ctx == old)
+		return 0;
+	if (!perf_group_is_software(leader))
+		return -EINVAL;
+	atomic_add(nr, &event->pmu_ctx->refcount);
+	perf_ctx_call(event->ctx, leader, group_move_fn, event->pmu_ctx);
+	while (nr--)
+		perf_pmu_ctx_put(old);
 	return 0;
 }
 

@@ -71,6 +71,14 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 		perf_event_free(event);
 		return ERR_PTR(ret);
 	}
+	/* a hardware member takes a software group to its PMU, as above */
+	mutex_lock(&ctx->mutex);
+	ret = perf_group_adopt(event);
+	mutex_unlock(&ctx->mutex);
+	if (ret) {
+		perf_event_free(event);
+		return ERR_PTR(ret);
+	}
 	/* the child does not run yet: its context cannot be live */
 	atomic_long_inc(&parent->refcount);
 	event->parent = parent;

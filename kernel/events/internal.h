@@ -103,6 +103,8 @@ void perf_event_remove(struct perf_event *event);
 void perf_event_install_new(struct perf_event *event);
 struct perf_event **perf_group_get(struct perf_event *event, int *nr);
 void perf_group_put(struct perf_event **members, int nr);
+bool perf_group_is_software(struct perf_event *leader);
+int perf_group_adopt(struct perf_event *event);
 int perf_event_attach(struct perf_event *event,
 		      struct perf_event_context *ctx);
 void perf_event_install(struct perf_event *event);
@@ -169,6 +171,20 @@ void perf_inherit_apply(struct perf_event *parent,
 
 /* sw_event.c */
 void perf_sw_init(void);
+void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
+		      u64 addr);
+
+/* hw_breakpoint.c */
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+int perf_event_modify_breakpoint(struct perf_event *bp,
+				 struct perf_event_attr *attr);
+#else
+static inline int perf_event_modify_breakpoint(struct perf_event *bp,
+					       struct perf_event_attr *attr)
+{
+	return -EOPNOTSUPP;
+}
+#endif
 
 /* Stubs for what later issues build (unsupported.c) */
 void perf_tp_init(void);

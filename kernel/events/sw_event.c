@@ -108,7 +108,7 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 	    !event->attr.freq) {
 		perf_sample_data_init(&data, addr, nr);
 		if (perf_event_overflow_throttle(event, &data, regs, false))
-			hwc->state = PERF_HES_STOPPED;
+			hwc->state |= PERF_HES_STOPPED;
 		return;
 	}
 	if (local64_sub_return(nr, &hwc->period_left) > 0)
@@ -120,7 +120,7 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 		if (perf_event_overflow_throttle(event, &data, regs,
 						 throttle)) {
 			/* throttled or out of REFRESH: no more this time */
-			hwc->state = PERF_HES_STOPPED;
+			hwc->state |= PERF_HES_STOPPED;
 			if (local64_read(&hwc->period_left) <= 0)
 				local64_set(&hwc->period_left, hwc->sample_period ?: 1);
 			break;
@@ -129,19 +129,28 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 	}
 }
 
+/*
+ * @nr occurrences of @event at @addr: count them, and sample if the event
+ * samples.  Also the path of a breakpoint hit (hw_breakpoint.c).
+ */
+void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
+		      u64 addr)
+{
+	if (sw_event_excluded(event, regs))
+		return;
+	local64_add(nr, &event->count);
+	if (is_sampling_event(event) && regs)
+		sw_overflow(event, nr, regs, addr);
+}
+
 /* Count @nr occurrences of @event_id on this CPU; preemption is off. */
 void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
 	struct hlist_head *head = this_cpu_ptr(&sw_active[event_id]);
 	struct perf_event *event;
 
-	hlist_for_each_entry_rcu(event, head, hlist_entry) {
-		if (sw_event_excluded(event, regs))
-			continue;
-		local64_add(nr, &event->count);
-		if (is_sampling_event(event) && regs)
-			sw_overflow(event, nr, regs, addr);
-	}
+	hlist_for_each_entry_rcu(event, head, hlist_entry)
+		perf_swevent_hit(event, nr, regs, addr);
 }
 
 void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)

@@ -246,6 +246,23 @@ static long perf_ioctl_set_output(struct perf_event *event, unsigned long fd)
 	return ret;
 }
 
+/* MODIFY_ATTRIBUTES: only breakpoints can change once open (as stock). */
+static long perf_ioctl_modify(struct perf_event *event,
+			      struct perf_event_attr __user *uattr)
+{
+	struct perf_event_attr attr;
+	int ret;
+
+	ret = perf_attr_copy(uattr, &attr);
+	if (ret)
+		return ret;
+	if (attr.type != event->attr.type)
+		return -EINVAL;
+	if (event->attr.type != PERF_TYPE_BREAKPOINT)
+		return -EOPNOTSUPP;
+	return perf_event_modify_breakpoint(event, &attr);
+}
+
 static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct perf_event *event = file->private_data;
@@ -279,7 +296,7 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PERF_EVENT_IOC_SET_BPF:
 		return -EINVAL;
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
-		return -EOPNOTSUPP;
+		return perf_ioctl_modify(event, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -325,11 +342,12 @@ static int check_group(struct perf_event *event, struct perf_event *leader,
 		return -EINVAL;
 	if (event->attr.inherit != leader->attr.inherit)
 		return -EINVAL;
-	/* hardware events of different PMUs cannot share a group */
-	if (!is_software_event(event) && !is_software_event(leader) &&
-	    event->pmu != leader->pmu)
-		return -EINVAL;
-	if (!is_software_event(event) && is_software_event(leader))
+	/*
+	 * A group is on one PMU: a hardware event must be of the group's,
+	 * unless the group has only software events so far (it moves).
+	 */
+	if (!is_software_event(event) && !perf_group_is_software(leader) &&
+	    event->pmu != leader->pmu_ctx->pmu)
 		return -EINVAL;
 	return 0;
 }
@@ -496,6 +514,12 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		mutex_unlock(&event->ctx->mutex);
 		fput(file);	/* releases the event */
 		ret = -ESRCH;
+		goto out_task;
+	}
+	ret = perf_group_adopt(event);
+	if (ret) {
+		mutex_unlock(&event->ctx->mutex);
+		fput(file);	/* releases the event */
 		goto out_task;
 	}
 	perf_event_install(event);

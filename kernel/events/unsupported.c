@@ -20,10 +20,6 @@ void perf_sample_event_took(u64 sample_len_ns)
 {
 }
 
-void perf_bp_event(struct perf_event *event, void *data)
-{
-}
-
 void perf_event_print_debug(void)
 {
 }

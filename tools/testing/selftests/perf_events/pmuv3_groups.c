@@ -126,4 +126,77 @@ TEST_F(pmuv3, multiplexing)
 	EXPECT_LE(capacity, partial);
 }
 
+/*
+ * A hardware event may join a group of software events: the group then
+ * goes on the PMU with it, and counts as one unit.  Once there, only
+ * events of that PMU (or software ones) may join.
+ */
+TEST_F(pmuv3, hardware_joins_software_group)
+{
+	struct perf_event_attr attr;
+	uint64_t v[1 + 2 * 3];
+	int lead, fd, i;
+
+	hw_attr(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	lead = open_attr(&attr, -1);
+	ASSERT_LE(0, lead);
+	self->fds[self->nr++] = lead;
+	hw_attr(&attr, self->pmu.type, EV_INST_RETIRED);
+	attr.exclude_kernel = 1;
+	fd = open_attr(&attr, lead);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+	self->fds[self->nr++] = fd;
+	hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	attr.exclude_kernel = 1;
+	fd = open_attr(&attr, lead);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+	self->fds[self->nr++] = fd;
+
+	/* stock puts members that join a running group on at the next switch */
+	usleep(10000);
+	insn_loop(100000);
+	ASSERT_EQ(sizeof(v), read(lead, v, sizeof(v)));
+	ASSERT_EQ(3, v[0]);
+	EXPECT_LT(0, v[1]);
+	EXPECT_LE(200000, v[3]);
+	EXPECT_LT(0, v[5]);
+	for (i = 0; i < 3; i++)
+		TH_LOG("member %d: %llu", i, (unsigned long long)v[1 + 2 * i]);
+
+	/* a software event still joins */
+	hw_attr(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	fd = open_attr(&attr, lead);
+	ASSERT_LE(0, fd);
+	self->fds[self->nr++] = fd;
+}
+
+/* A group of more events than counters fails to fit even if a software
+ * event leads it. */
+TEST_F(pmuv3, software_led_group_cannot_fit)
+{
+	struct perf_event_attr attr;
+	int insns, lead, fd, n = 0, err;
+
+	insns = fill_group(self->pmu.type, EV_INST_RETIRED, self->fds,
+			   &self->nr, &err);
+	close_all(self->fds, &self->nr);
+	hw_attr(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	lead = open_attr(&attr, -1);
+	ASSERT_LE(0, lead);
+	self->fds[self->nr++] = lead;
+	for (;;) {
+		hw_attr(&attr, self->pmu.type, EV_INST_RETIRED);
+		attr.exclude_kernel = 1;
+		fd = open_attr(&attr, lead);
+		if (fd < 0)
+			break;
+		self->fds[self->nr++] = fd;
+		n++;
+		ASSERT_GT(MAX_FDS - 1, self->nr);
+	}
+	EXPECT_EQ(-EINVAL, fd);
+	EXPECT_EQ(insns, n);
+}
+
 TEST_HARNESS_MAIN
