@@ -3,9 +3,9 @@
  * x86 perf glue: the hooks the rest of the x86 kernel calls into the PMU
  * layer, and what sample records need from the architecture (instruction
  * pointer and mode, callchains, the time fields of the user page).  No x86
- * hardware PMU driver is built yet (under TCG the CPU has none), so
- * hardware events are refused with -ENOENT by the core and the PMU hooks
- * have nothing to talk to.
+ * hardware PMU driver is built yet (under TCG the CPU has none; msr.c
+ * counts free-running registers), so hardware events are refused with
+ * -ENOENT by the core and the PMU hooks have nothing to talk to.
  */
 #include <linux/mmu_context.h>
 #include <linux/perf_event.h>

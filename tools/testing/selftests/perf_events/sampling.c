@@ -303,6 +303,7 @@ TEST(task_clock_samples_by_time)
 	struct perf_event_attr attr;
 	struct perf_map m;
 	int fd, n = 0, user = 0;
+	int64_t ran;
 
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.sample_period = 1000000;		/* 1 ms */
@@ -316,8 +317,14 @@ TEST(task_clock_samples_by_time)
 			PERF_RECORD_MISC_USER;
 		n++;
 	}
-	EXPECT_GE(n, 20);
-	EXPECT_LE(n, 60);
+	/*
+	 * At most one sample per elapsed period of task time; fewer when the
+	 * host stalls the guest and the timer fires late, so only a floor.
+	 */
+	ran = read_count(fd);
+	EXPECT_GE(n, 5);
+	EXPECT_LE(n, ran / 1000000 + 2)
+		TH_LOG("%d samples in %lld ns", n, (long long)ran);
 	EXPECT_GE(user, n / 2);
 	perf_map_close(&m);
 	close(fd);

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86 "msr" PMU: free-running model-specific registers read as
+ * counting events.  Under QEMU's TCG only the time stamp counter is there
+ * (events/tsc).  Counting per task and per CPU, in groups, and the
+ * refusals: sampling, any exclusion, events the CPU lacks.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+
+#define MSR_DIR	"/sys/bus/event_source/devices/msr"
+
+static int msr_type(void)
+{
+	long type;
+
+	if (read_int_file(MSR_DIR "/type", &type))
+		return -1;
+	return type;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static void msr_attr(struct perf_event_attr *attr, int type, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+}
+
+static int open_errno(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	int fd = sys_perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+FIXTURE(msr) {
+	int type;
+};
+
+FIXTURE_SETUP(msr)
+{
+	self->type = msr_type();
+	if (self->type < 0)
+		SKIP(return, "no msr PMU");
+}
+
+FIXTURE_TEARDOWN(msr)
+{
+}
+
+TEST_F(msr, sysfs)
+{
+	char buf[64];
+
+	EXPECT_GE(self->type, PERF_TYPE_MAX);
+	ASSERT_EQ(read_line(MSR_DIR "/format/event", buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "config:0-63");
+	ASSERT_EQ(read_line(MSR_DIR "/events/tsc", buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "event=0x00");
+}
+
+TEST_F(msr, tsc_counts_per_task)
+{
+	struct perf_event_attr attr;
+	uint64_t v[3], w[3];
+	int fd;
+
+	msr_attr(&attr, self->type, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	burn(20);
+	ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+	EXPECT_GT(v[0], 0);
+	EXPECT_GT(v[1], 0);
+	EXPECT_EQ(v[1], v[2]);
+	burn(20);
+	ASSERT_EQ(read(fd, w, sizeof(w)), sizeof(w));
+	EXPECT_GT(w[0], v[0]);
+	/* stopped: no more ticks */
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+	burn(20);
+	ASSERT_EQ(read(fd, w, sizeof(w)), sizeof(w));
+	EXPECT_EQ(w[0], v[0]);
+	/* reset: from zero again */
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_RESET, 0), 0);
+	ASSERT_EQ(read(fd, w, sizeof(w)), sizeof(w));
+	EXPECT_EQ(w[0], 0);
+	close(fd);
+}
+
+/* A task that sleeps is not counted while it sleeps. */
+TEST_F(msr, tsc_stops_while_task_sleeps)
+{
+	struct perf_event_attr attr;
+	uint64_t busy[3], idle[3];
+	int fd;
+
+	msr_attr(&attr, self->type, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	burn(50);
+	ASSERT_EQ(read(fd, busy, sizeof(busy)), sizeof(busy));
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_RESET, 0), 0);
+	usleep(50000);
+	ASSERT_EQ(read(fd, idle, sizeof(idle)), sizeof(idle));
+	EXPECT_LT(idle[0] * 4, busy[0])
+		TH_LOG("busy %llu idle %llu", (unsigned long long)busy[0],
+		       (unsigned long long)idle[0]);
+	close(fd);
+}
+
+TEST_F(msr, tsc_per_cpu)
+{
+	struct perf_event_attr attr;
+	uint64_t v[3];
+	int fd;
+
+	msr_attr(&attr, self->type, 0);
+	fd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	usleep(20000);
+	ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+	EXPECT_GT(v[0], 0);
+	close(fd);
+}
+
+TEST_F(msr, refusals)
+{
+	struct perf_event_attr attr;
+
+	msr_attr(&attr, self->type, 0);
+	attr.sample_period = 1000;
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	msr_attr(&attr, self->type, 0);
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	msr_attr(&attr, self->type, 0);
+	attr.exclude_kernel = 1;
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	msr_attr(&attr, self->type, 0);
+	attr.exclude_user = 1;
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	msr_attr(&attr, self->type, 0);
+	attr.exclude_hv = 1;
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	msr_attr(&attr, self->type, 0);
+	attr.exclude_idle = 1;
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	msr_attr(&attr, self->type, 0x100);
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	msr_attr(&attr, self->type, ~0ULL);
+	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+}
+
+/* Events the CPU lacks are refused; those it has have a sysfs name. */
+TEST_F(msr, only_present_events)
+{
+	struct perf_event_attr attr;
+	char path[320], buf[64];
+	int config, nr = 0;
+
+	for (config = 0; config < 16; config++) {
+		int present = 0;
+		DIR *d = opendir(MSR_DIR "/events");
+		struct dirent *e;
+
+		ASSERT_NE(d, NULL);
+		while ((e = readdir(d))) {
+			unsigned int ev;
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), MSR_DIR "/events/%s",
+				 e->d_name);
+			if (read_line(path, buf, sizeof(buf)) ||
+			    sscanf(buf, "event=%x", &ev) != 1)
+				continue;
+			if (ev == config)
+				present = 1;
+		}
+		closedir(d);
+		msr_attr(&attr, self->type, config);
+		EXPECT_EQ(open_errno(&attr, 0, -1), present ? 0 : EINVAL)
+			TH_LOG("config %d", config);
+		nr += present;
+	}
+	EXPECT_GE(nr, 1);
+}
+
+TEST_F(msr, in_groups)
+{
+	struct perf_event_attr attr;
+	int leader, member;
+
+	/* led by a software event */
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	leader = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(leader, 0);
+	msr_attr(&attr, self->type, 0);
+	member = sys_perf_event_open(&attr, 0, -1, leader,
+				     PERF_FLAG_FD_CLOEXEC);
+	EXPECT_GE(member, 0) TH_LOG("open: %s", strerror(errno));
+	if (member >= 0)
+		close(member);
+	close(leader);
+
+	/* leading software events */
+	msr_attr(&attr, self->type, 0);
+	leader = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(leader, 0);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	member = sys_perf_event_open(&attr, 0, -1, leader,
+				     PERF_FLAG_FD_CLOEXEC);
+	EXPECT_GE(member, 0);
+	if (member >= 0)
+		close(member);
+	close(leader);
+}
+
+TEST_HARNESS_MAIN
