@@ -16,10 +16,10 @@
  * active, with IRQs off or from an IRQ that may nest in such a read:
  * hw.prev_count moves by cmpxchg, so each tick is added once.
  */
+#include <linux/cpufeature.h>
 #include <linux/init.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
-#include <asm/cpufeature.h>
 #include <asm/msr.h>
 
 struct msr_counter {

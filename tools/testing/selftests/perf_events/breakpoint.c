@@ -38,9 +38,10 @@
 #define BAD_LEN_ERRNO	EOPNOTSUPP
 #endif
 
-static volatile long watched[8] __attribute__((aligned(64)));
+/* written and read with __atomic builtins, so that every access happens */
+static long watched[8];
 
-static void bp_attr(struct perf_event_attr *attr, volatile void *addr,
+static void bp_attr(struct perf_event_attr *attr, void *addr,
 		    int type, int len)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -53,7 +54,7 @@ static void bp_attr(struct perf_event_attr *attr, volatile void *addr,
 	attr->exclude_hv = 1;
 }
 
-static int open_bp(volatile void *addr, int type, int len, pid_t pid, int cpu)
+static int open_bp(void *addr, int type, int len, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 
@@ -72,10 +73,17 @@ static int open_errno(struct perf_event_attr *attr)
 	return errno;
 }
 
-/* Not inlined, so that an instruction breakpoint has one place to hit. */
-static __attribute__((noinline)) void traced_function(void)
+/* Called through a pointer, so that an instruction breakpoint on it hits. */
+static void traced_function(void)
 {
 	asm volatile("" ::: "memory");
+}
+
+static void (*traced)(void) = traced_function;
+
+static void call_traced(void)
+{
+	__atomic_load_n(&traced, __ATOMIC_RELAXED)();
 }
 
 static void write_watched(int slot, int times)
@@ -83,7 +91,7 @@ static void write_watched(int slot, int times)
 	int i;
 
 	for (i = 0; i < times; i++)
-		watched[slot] = i;
+		__atomic_store_n(&watched[slot], i, __ATOMIC_RELAXED);
 }
 
 TEST(sysfs_type)
@@ -103,7 +111,7 @@ TEST(write_watchpoint_counts_writes)
 
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
 	write_watched(0, 10);
-	sink = watched[0];
+	sink = __atomic_load_n(&watched[0], __ATOMIC_RELAXED);
 	EXPECT_EQ(read_count(fd), 10);
 	(void)sink;
 	close(fd);
@@ -119,7 +127,7 @@ TEST(rw_watchpoint_counts_reads_and_writes)
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
 	write_watched(0, 10);
 	for (i = 0; i < 5; i++)
-		sink += watched[0];
+		sink += __atomic_load_n(&watched[0], __ATOMIC_RELAXED);
 	EXPECT_EQ(read_count(fd), 15);
 	(void)sink;
 	close(fd);
@@ -133,7 +141,7 @@ TEST(instruction_breakpoint_counts_calls)
 
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
 	for (i = 0; i < 3; i++)
-		traced_function();
+		call_traced();
 	EXPECT_EQ(read_count(fd), 3);
 	close(fd);
 }
@@ -307,7 +315,7 @@ TEST(samples)
 	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
 	write_watched(1, 3);
 	while ((hdr = perf_map_next_type(&m, buf, sizeof(buf),
-						 PERF_RECORD_SAMPLE))) {
+					 PERF_RECORD_SAMPLE))) {
 		uint64_t *w = (uint64_t *)(hdr + 1);
 
 		EXPECT_EQ(hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK,
@@ -505,10 +513,10 @@ TEST(joins_software_group)
 	close(leader);
 }
 
-static volatile int sigtraps;
-static volatile void *sigtrap_addr;
-static volatile uint64_t sigtrap_data;
-static volatile int sigtrap_type;
+static int sigtraps;
+static void *sigtrap_addr;
+static uint64_t sigtrap_data;
+static int sigtrap_type;
 
 static void on_sigtrap(int sig, siginfo_t *info, void *uc)
 {
@@ -520,10 +528,10 @@ static void on_sigtrap(int sig, siginfo_t *info, void *uc)
 		uint32_t type, flags;
 	} *pi = (void *)info;
 
-	sigtraps++;
-	sigtrap_addr = pi->addr;
-	sigtrap_data = pi->data;
-	sigtrap_type = pi->type;
+	__atomic_add_fetch(&sigtraps, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sigtrap_addr, pi->addr, __ATOMIC_RELAXED);
+	__atomic_store_n(&sigtrap_data, pi->data, __ATOMIC_RELAXED);
+	__atomic_store_n(&sigtrap_type, pi->type, __ATOMIC_RELAXED);
 }
 
 TEST(sigtrap_on_hit)
@@ -550,16 +558,18 @@ TEST(sigtrap_on_hit)
 	ASSERT_GE(fd, 0);
 	write_watched(5, 2);
 	close(fd);
-	EXPECT_EQ(sigtraps, 2);
-	EXPECT_EQ(sigtrap_addr, (void *)&watched[5]);
-	EXPECT_EQ(sigtrap_data, 0x1234);
-	EXPECT_EQ(sigtrap_type, PERF_TYPE_BREAKPOINT);
+	EXPECT_EQ(__atomic_load_n(&sigtraps, __ATOMIC_RELAXED), 2);
+	EXPECT_EQ(__atomic_load_n(&sigtrap_addr, __ATOMIC_RELAXED),
+		  (void *)&watched[5]);
+	EXPECT_EQ(__atomic_load_n(&sigtrap_data, __ATOMIC_RELAXED), 0x1234);
+	EXPECT_EQ(__atomic_load_n(&sigtrap_type, __ATOMIC_RELAXED),
+		  PERF_TYPE_BREAKPOINT);
 	signal(SIGTRAP, SIG_DFL);
 }
 
 /* gdb's hardware watchpoint: set through ptrace on a stopped child. */
 #ifdef __x86_64__
-static int set_ptrace_watchpoint(pid_t pid, volatile void *addr)
+static int set_ptrace_watchpoint(pid_t pid, void *addr)
 {
 	/* DR7: local enable of DR0, break on write, 8 bytes */
 	unsigned long dr7 = 1 | (1UL << 16) | (2UL << 18);
@@ -590,7 +600,7 @@ struct hwdebug_state {
 	} dbg_regs[16];
 };
 
-static int set_ptrace_watchpoint(pid_t pid, volatile void *addr)
+static int set_ptrace_watchpoint(pid_t pid, void *addr)
 {
 	struct hwdebug_state st;
 	struct iovec iov = { .iov_base = &st };

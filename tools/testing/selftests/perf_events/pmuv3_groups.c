@@ -171,8 +171,10 @@ TEST_F(pmuv3, hardware_joins_software_group)
 	self->fds[self->nr++] = fd;
 }
 
-/* A group of more events than counters fails to fit even if a software
- * event leads it. */
+/*
+ * A group of more events than counters fails to fit even if a software
+ * event leads it.
+ */
 TEST_F(pmuv3, software_led_group_cannot_fit)
 {
 	struct perf_event_attr attr;
