@@ -552,7 +552,9 @@ void perf_event_reset(struct perf_event *event)
 
 /*
  * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE): every event the calling task
- * created, as listed on its owner list.
+ * created, as listed on its owner list, wherever it is attached and whether
+ * leader or sibling; not the events other tasks attached to the caller.
+ * Stock behaves so, unlike the design document's description.
  */
 static int task_events_apply(void (*op)(struct perf_event *event))
 {
