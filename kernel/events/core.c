@@ -127,8 +127,10 @@ void perf_event_free(struct perf_event *event)
 		perf_ctx_put(event->ctx);
 	if (event->hw.target)
 		put_task_struct(event->hw.target);
-	if (event->pmu)
+	if (event->pmu) {
+		perf_exclusive_put(event);
 		perf_pmu_put(event->pmu);
+	}
 	call_rcu(&event->rcu_head, event_free_rcu);
 }
 
@@ -141,10 +143,17 @@ static int perf_event_alloc_check(struct perf_event *event,
 	/* a PMU without task contexts counts per CPU only */
 	if (task && event->pmu->task_ctx_nr == perf_invalid_context)
 		return -EINVAL;
+	/* no overflow interrupt, no sampling */
+	if (is_sampling_event(event) &&
+	    (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
+		return -EOPNOTSUPP;
 	ret = perf_sample_check(event);
 	if (ret)
 		return ret;
-	return perf_callchain_event_init(event);
+	ret = perf_callchain_event_init(event);
+	if (ret)
+		return ret;
+	return perf_exclusive_get(event);
 }
 
 /* Drop a reference (the file's, a child's, or a transient one). */
@@ -611,7 +620,9 @@ void perf_event_reset(struct perf_event *event)
 
 /*
  * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE): every event the calling task
- * created, as listed on its owner list.
+ * created, as listed on its owner list, wherever it is attached and whether
+ * leader or sibling; not the events other tasks attached to the caller.
+ * Stock behaves so, unlike the design document's description.
  */
 static int task_events_apply(void (*op)(struct perf_event *event))
 {
@@ -825,8 +836,12 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 		goto free;
 	}
 	mutex_lock(&ctx->mutex);
-	perf_event_install(event);
+	err = perf_exclusive_check(event, ctx);
+	if (!err)
+		perf_event_install(event);
 	mutex_unlock(&ctx->mutex);
+	if (err)
+		goto free;
 	return event;
 free:
 	perf_event_free(event);

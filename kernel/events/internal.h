@@ -169,6 +169,12 @@ u64 perf_inherit_read(struct perf_event *parent, u64 *enabled, u64 *running);
 void perf_inherit_apply(struct perf_event *parent,
 			void (*op)(struct perf_event *event));
 
+/* exclusive.c */
+int perf_exclusive_get(struct perf_event *event);
+void perf_exclusive_put(struct perf_event *event);
+int perf_exclusive_check(struct perf_event *event,
+			 struct perf_event_context *ctx);
+
 /* sw_event.c */
 void perf_sw_init(void);
 void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,

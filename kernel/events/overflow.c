@@ -382,9 +382,6 @@ int perf_sample_check(struct perf_event *event)
 	ret = perf_regs_pmu_check(event);
 	if (ret)
 		return ret;
-	/* NAMESPACES records are not built yet */
-	if (a->namespaces)
-		return -EOPNOTSUPP;
 	if (a->cgroup && !IS_ENABLED(CONFIG_CGROUP_PERF))
 		return -EINVAL;
 	return 0;

@@ -357,12 +357,21 @@ void perf_pmu_ctx_put(struct perf_event_pmu_context *epc)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
+	/*
+	 * A per-CPU one keeps its base reference; without events it leaves
+	 * the CPU context's list, which must not outlive its PMU.
+	 */
+	if (epc->embedded) {
+		if (atomic_dec_return(&epc->refcount) == 1)
+			list_del_init(&epc->pmu_ctx_entry);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return;
+	}
 	if (!atomic_dec_and_test(&epc->refcount)) {
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		return;
 	}
-	/* a per-CPU one keeps its base reference and never gets here */
-	WARN_ON_ONCE(epc->embedded || perf_pmu_ctx_is_active(epc));
+	WARN_ON_ONCE(perf_pmu_ctx_is_active(epc));
 	list_del_init(&epc->pmu_ctx_entry);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	kfree_rcu(epc, rcu_head);

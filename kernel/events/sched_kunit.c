@@ -7,6 +7,10 @@
  *
  * The events are counted on the test thread itself, which spins so that
  * the scheduler tick (which drives the rotation) keeps running.
+ *
+ * A second fake PMU has PERF_PMU_CAP_EXCLUSIVE and PERF_PMU_CAP_NO_INTERRUPT:
+ * it takes one event per context and CPU, CPU or task events but not both,
+ * and no sampling events.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -70,13 +74,40 @@ static struct pmu fake_pmu = {
 	.read		= fake_read,
 };
 
+static struct pmu fake_excl_pmu;
+
+static int fake_excl_event_init(struct perf_event *event)
+{
+	return event->attr.type == fake_excl_pmu.type ? 0 : -ENOENT;
+}
+
+static struct pmu fake_excl_pmu = {
+	.task_ctx_nr	= perf_hw_context,
+	.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_NO_INTERRUPT,
+	.event_init	= fake_excl_event_init,
+	.add		= fake_add,
+	.del		= fake_del,
+	.start		= fake_start,
+	.stop		= fake_stop,
+	.read		= fake_read,
+};
+
 static int sched_suite_init(struct kunit_suite *suite)
 {
-	return perf_pmu_register(&fake_pmu, "kunit_fake", -1);
+	int ret;
+
+	ret = perf_pmu_register(&fake_pmu, "kunit_fake", -1);
+	if (ret)
+		return ret;
+	ret = perf_pmu_register(&fake_excl_pmu, "kunit_fake_excl", -1);
+	if (ret)
+		perf_pmu_unregister(&fake_pmu);
+	return ret;
 }
 
 static void sched_suite_exit(struct kunit_suite *suite)
 {
+	perf_pmu_unregister(&fake_excl_pmu);
 	perf_pmu_unregister(&fake_pmu);
 }
 
@@ -277,6 +308,102 @@ static void exclusive_alone_test(struct kunit *test)
 	release_all(ev, 3);
 }
 
+/* An event of the exclusive PMU on @task, or on @cpu if @task is NULL. */
+static struct perf_event *excl_event(struct task_struct *task, int cpu,
+				     u64 period)
+{
+	struct perf_event_attr attr = {
+		.type = fake_excl_pmu.type,
+		.size = sizeof(attr),
+		.sample_period = period,
+	};
+
+	return perf_event_create_kernel_counter(&attr, task ? -1 : cpu, task,
+						NULL, NULL);
+}
+
+/* One event per task context; the next fails until the first is gone. */
+static void exclusive_pmu_task_test(struct kunit *test)
+{
+	struct perf_event *a, *b;
+
+	a = excl_event(current, -1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	b = excl_event(current, -1, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -EBUSY);
+	if (!IS_ERR(b))
+		perf_event_release_kernel(b);
+	perf_event_release_kernel(a);
+	b = excl_event(current, -1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+	perf_event_release_kernel(b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fake_excl_pmu.exclusive_cnt), 0);
+}
+
+/* CPU events and task events exclude each other on the PMU. */
+static void exclusive_pmu_cpu_vs_task_test(struct kunit *test)
+{
+	struct perf_event *t, *c;
+
+	t = excl_event(current, -1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_EQ(test, atomic_read(&fake_excl_pmu.exclusive_cnt), 1);
+	c = excl_event(NULL, 0, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(c), -EBUSY);
+	if (!IS_ERR(c))
+		perf_event_release_kernel(c);
+	perf_event_release_kernel(t);
+
+	c = excl_event(NULL, 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	KUNIT_EXPECT_EQ(test, atomic_read(&fake_excl_pmu.exclusive_cnt), -1);
+	t = excl_event(current, -1, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(t), -EBUSY);
+	if (!IS_ERR(t))
+		perf_event_release_kernel(t);
+	perf_event_release_kernel(c);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fake_excl_pmu.exclusive_cnt), 0);
+}
+
+/* One CPU event per CPU: another CPU's context is another context. */
+static void exclusive_pmu_per_cpu_test(struct kunit *test)
+{
+	struct perf_event *a, *b;
+	int other;
+
+	a = excl_event(NULL, 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	b = excl_event(NULL, 0, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -EBUSY);
+	if (!IS_ERR(b))
+		perf_event_release_kernel(b);
+	other = cpumask_next(0, cpu_online_mask);
+	if (other < nr_cpu_ids) {
+		b = excl_event(NULL, other, 0);
+		KUNIT_EXPECT_FALSE(test, IS_ERR(b));
+		if (!IS_ERR(b))
+			perf_event_release_kernel(b);
+	}
+	perf_event_release_kernel(a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fake_excl_pmu.exclusive_cnt), 0);
+}
+
+/* A PMU without an overflow interrupt counts but does not sample. */
+static void no_interrupt_pmu_test(struct kunit *test)
+{
+	struct perf_event *e;
+
+	e = excl_event(current, -1, 100000);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(e), -EOPNOTSUPP);
+	if (!IS_ERR(e))
+		perf_event_release_kernel(e);
+	/* the refused event left no count behind */
+	KUNIT_EXPECT_EQ(test, atomic_read(&fake_excl_pmu.exclusive_cnt), 0);
+	e = excl_event(current, -1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(e));
+	perf_event_release_kernel(e);
+}
+
 static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(pinned_error_test),
 	KUNIT_CASE(group_too_big_test),
@@ -284,6 +411,10 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(pinned_stays_test),
 	KUNIT_CASE(groups_whole_test),
 	KUNIT_CASE(exclusive_alone_test),
+	KUNIT_CASE(exclusive_pmu_task_test),
+	KUNIT_CASE(exclusive_pmu_cpu_vs_task_test),
+	KUNIT_CASE(exclusive_pmu_per_cpu_test),
+	KUNIT_CASE(no_interrupt_pmu_test),
 	{}
 };
 

@@ -2,27 +2,32 @@
 /*
  * Side-band records: what happens to a task besides its samples, for the
  * events that ask with attr.comm, attr.task, attr.mmap / mmap2 / mmap_data,
- * attr.context_switch, attr.ksymbol, attr.bpf_event and attr.text_poke:
- * PERF_RECORD_COMM, FORK, EXIT, MMAP, MMAP2, SWITCH, SWITCH_CPU_WIDE,
- * KSYMBOL, BPF_EVENT and TEXT_POKE.  A record goes to every enabled event
- * of the current task's context and of this CPU's context that asks for
- * it (an event bound to another CPU does not hear of it).
+ * attr.context_switch, attr.ksymbol, attr.bpf_event, attr.text_poke and
+ * attr.namespaces: PERF_RECORD_COMM, FORK, EXIT, MMAP, MMAP2, SWITCH,
+ * SWITCH_CPU_WIDE, KSYMBOL, BPF_EVENT, TEXT_POKE and NAMESPACES.  A record
+ * goes to every enabled event of the current task's context and of this
+ * CPU's context that asks for it (an event bound to another CPU does not
+ * hear of it).
  *
  * Locking: the hooks run in process context.  What may sleep (the path of
- * a mapped file) is done first; then each context's events are walked
- * under its ctx->lock, IRQs off, and the records written to their buffers.
+ * a mapped file, the nsfs inodes of namespaces) is done first; then each
+ * context's events are walked under its ctx->lock, IRQs off, and the
+ * records written to their buffers.
  * The switch hooks run from the scheduler, before the outgoing task's
  * context is locked and after the incoming one's is unlocked.
  * perf_sb_events counts the events that want any of these records (and
- * perf_switch_events those that want switches), so that the hooks cost
- * nothing when there are none.
+ * perf_switch_events those that want switches, perf_ns_events those that
+ * want namespaces), so that the hooks cost nothing when there are none.
  */
 #include <linux/bpf.h>
 #include <linux/buildid.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/mman.h>
+#include <linux/kdev_t.h>
+#include <linux/path.h>
 #include <linux/pid_namespace.h>
+#include <linux/proc_ns.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -30,6 +35,7 @@
 static atomic_t perf_sb_events;
 static atomic_t perf_switch_events;
 static atomic_t perf_build_id_events;
+static atomic_t perf_ns_events;
 
 static bool wants_task(struct perf_event *event)
 {
@@ -43,7 +49,7 @@ static bool wants_any(struct perf_event *event)
 	struct perf_event_attr *a = &event->attr;
 
 	return wants_task(event) || a->context_switch || a->ksymbol ||
-	       a->bpf_event || a->text_poke;
+	       a->bpf_event || a->text_poke || a->namespaces;
 }
 
 /*
@@ -59,6 +65,8 @@ void perf_sideband_account(struct perf_event *event)
 	atomic_inc(&perf_sb_events);
 	if (event->attr.build_id)
 		atomic_inc(&perf_build_id_events);
+	if (event->attr.namespaces)
+		atomic_inc(&perf_ns_events);
 	if (event->attr.context_switch) {
 		static_branch_inc(&perf_sched_events);
 		atomic_inc(&perf_switch_events);
@@ -72,6 +80,8 @@ void perf_sideband_free(struct perf_event *event)
 	atomic_dec(&perf_sb_events);
 	if (event->attr.build_id)
 		atomic_dec(&perf_build_id_events);
+	if (event->attr.namespaces)
+		atomic_dec(&perf_ns_events);
 	if (event->attr.context_switch) {
 		atomic_dec(&perf_switch_events);
 		static_branch_dec(&perf_sched_events);
@@ -201,9 +211,13 @@ static void sb_task(struct task_struct *task,
 	sb_deliver(task_ctx, task_want, task_emit, &t);
 }
 
+static void sb_namespaces(struct task_struct *task);
+
+/* A new task: its FORK record, then its NAMESPACES record. */
 void perf_event_fork(struct task_struct *task)
 {
 	sb_task(task, NULL, PERF_RECORD_FORK);
+	sb_namespaces(task);
 }
 
 /* The exiting @task's own events hear of it too, from its context. */
@@ -249,6 +263,85 @@ void perf_event_comm(struct task_struct *task, bool exec)
 	get_task_comm(c.comm, task);
 	c.size = ALIGN(strlen(c.comm) + 1, sizeof(u64));
 	sb_deliver(NULL, comm_want, comm_emit, &c);
+}
+
+/*
+ * PERF_RECORD_NAMESPACES: a task's namespaces, each named by the device
+ * and inode of its /proc/<pid>/ns file (what stat(2) of that file gives),
+ * in the order of the ABI's *_NS_INDEX.  A type the kernel is built
+ * without has no such file and is recorded as zeroes.
+ */
+static const struct proc_ns_operations *const sb_ns_ops[NR_NAMESPACES] = {
+	[NET_NS_INDEX] = IS_ENABLED(CONFIG_NET_NS) ? &netns_operations : NULL,
+	[UTS_NS_INDEX] = IS_ENABLED(CONFIG_UTS_NS) ? &utsns_operations : NULL,
+	[IPC_NS_INDEX] = IS_ENABLED(CONFIG_IPC_NS) ? &ipcns_operations : NULL,
+	[PID_NS_INDEX] = IS_ENABLED(CONFIG_PID_NS) ? &pidns_operations : NULL,
+	[USER_NS_INDEX] = IS_ENABLED(CONFIG_USER_NS) ?
+			  &userns_operations : NULL,
+	[MNT_NS_INDEX] = &mntns_operations,
+	[CGROUP_NS_INDEX] = IS_ENABLED(CONFIG_CGROUPS) ?
+			    &cgroupns_operations : NULL,
+};
+
+struct sb_ns {
+	struct task_struct *task;
+	struct {
+		u32 pid, tid;
+		u64 nr_namespaces;
+		struct perf_ns_link_info link[NR_NAMESPACES];
+	} body;
+};
+
+static bool ns_want(struct perf_event *event, void *rec)
+{
+	return event->attr.namespaces;
+}
+
+static void ns_emit(struct perf_event *event, void *rec)
+{
+	struct sb_ns *n = rec;
+
+	n->body.pid = ns_tgid(event, n->task);
+	n->body.tid = ns_pid(event, n->task);
+	sb_output(event, PERF_RECORD_NAMESPACES, 0, &n->body, sizeof(n->body),
+		  NULL, 0);
+}
+
+/* Name @task's namespace of @ops in @link; zeroes where it has none. */
+static void ns_link(struct perf_ns_link_info *link, struct task_struct *task,
+		    const struct proc_ns_operations *ops)
+{
+	struct path path;
+	struct inode *inode;
+
+	link->dev = 0;
+	link->ino = 0;
+	if (!ops || ns_get_path(&path, task, ops))
+		return;
+	inode = d_inode(path.dentry);
+	link->dev = new_encode_dev(inode->i_sb->s_dev);
+	link->ino = inode->i_ino;
+	path_put(&path);
+}
+
+/* May sleep: the nsfs paths of the namespaces are looked up first. */
+static void sb_namespaces(struct task_struct *task)
+{
+	struct sb_ns n = { .task = task };
+	int i;
+
+	if (!atomic_read(&perf_ns_events))
+		return;
+	n.body.nr_namespaces = NR_NAMESPACES;
+	for (i = 0; i < NR_NAMESPACES; i++)
+		ns_link(&n.body.link[i], task, sb_ns_ops[i]);
+	sb_deliver(NULL, ns_want, ns_emit, &n);
+}
+
+/* setns(2) and unshare(2) of the current task */
+void perf_event_namespaces(struct task_struct *task)
+{
+	sb_namespaces(task);
 }
 
 /* PERF_RECORD_MMAP and PERF_RECORD_MMAP2 */

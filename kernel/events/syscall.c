@@ -510,10 +510,13 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto out_event;
 	}
 	mutex_lock(&event->ctx->mutex);
-	if (o.leader && o.leader->state <= PERF_EVENT_STATE_EXIT) {
+	if (o.leader && o.leader->state <= PERF_EVENT_STATE_EXIT)
+		ret = -ESRCH;
+	else
+		ret = perf_exclusive_check(event, event->ctx);
+	if (ret) {
 		mutex_unlock(&event->ctx->mutex);
 		fput(file);	/* releases the event */
-		ret = -ESRCH;
 		goto out_task;
 	}
 	ret = perf_group_adopt(event);

@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the rest of the kernel calls for features this series has not
- * built yet: the NAMESPACES side-band record (no event can ask for it:
- * perf_sample_check() refuses attr.namespaces with -EOPNOTSUPP, so there
- * is nobody to tell), and tracepoint
- * events (the tracepoint PMU exists so that user space finds its type,
- * and refuses every event with -EOPNOTSUPP).
+ * built yet: tracepoint events (the tracepoint PMU exists so that user
+ * space finds its type, and refuses every event with -EOPNOTSUPP).
  */
 #include <linux/trace_events.h>
 
 #include "internal.h"
-
-/* Side-band records no event can ask for yet. */
-void perf_event_namespaces(struct task_struct *tsk)
-{
-}
 
 void perf_sample_event_took(u64 sample_len_ns)
 {

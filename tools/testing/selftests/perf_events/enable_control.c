@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Turning counting on and off: enable_on_exec, remove_on_exec,
- * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE) on the events a task created,
- * and the group flag of the ENABLE/DISABLE/RESET ioctls.
+ * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE) on the events a task created
+ * (wherever they are attached, siblings and inherited copies included), and
+ * the group flag of the ENABLE/DISABLE/RESET ioctls.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -153,6 +154,113 @@ TEST(prctl_leaves_events_others_attached)
 	close(fd);
 }
 
+/*
+ * prctl reaches the events the caller created on another task: stock walks
+ * the caller's owner list, whatever task or CPU the events count.
+ */
+TEST(prctl_reaches_events_on_other_tasks)
+{
+	int go[2], done[2], fd;
+	int64_t before;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		burn(40);
+		if (write(done[1], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	fd = open_clock(pid, -1, 0, 0);
+	if (fd == -EACCES) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		SKIP(return, "perf_event_open not permitted");
+	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	before = read_count(fd);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(1, read(done[0], &c, 1));
+	EXPECT_EQ(before, read_count(fd));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	close(fd);
+}
+
+/* A CPU-wide event the caller created is on its owner list too. */
+TEST(prctl_reaches_cpu_events)
+{
+	int64_t a;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_CPU_CLOCK, -1, 0, 0);
+	if (fd == -EACCES)
+		SKIP(return, "CPU-wide events not permitted");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	a = read_count(fd);
+	usleep(20000);
+	EXPECT_EQ(a, read_count(fd));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	usleep(20000);
+	EXPECT_LT(a, read_count(fd));
+	close(fd);
+}
+
+/*
+ * Inherited copies of the caller's events follow their parent; a child
+ * that calls prctl reaches nothing, for it created none of them.
+ */
+TEST(prctl_reaches_inherited_copies)
+{
+	int go[2], done[2], fd;
+	struct perf_event_attr attr;
+	int64_t a, b;
+	char c = 0;
+	pid_t pid;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.inherit = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		burn(40);
+		if (write(done[1], &c, 1) != 1)
+			_exit(1);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+		burn(40);
+		_exit(0);
+	}
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	a = read_count(fd);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(1, read(done[0], &c, 1));
+	b = read_count(fd);
+	EXPECT_EQ(a, b);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	EXPECT_LT(b + 30 * 1000000LL, read_count(fd));
+	close(fd);
+}
+
 FIXTURE(group) {
 	int leader;
 	int sibling;
@@ -214,6 +322,36 @@ TEST_F(group, reset_group_zeroes_all)
 			   PERF_IOC_FLAG_GROUP));
 	EXPECT_EQ(0, read_count(self->leader));
 	EXPECT_EQ(0, read_count(self->sibling));
+}
+
+/*
+ * Not only the leaders: prctl reaches every event the caller created, so
+ * it enables a sibling disabled on its own, and disables a sibling that
+ * then stays off when its leader alone is enabled again.
+ */
+TEST_F(group, prctl_enables_disabled_sibling)
+{
+	int64_t s1;
+
+	ASSERT_EQ(0, ioctl(self->sibling, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	s1 = read_count(self->sibling);
+	burn(20);
+	EXPECT_LT(s1 + 10 * 1000000LL, read_count(self->sibling));
+}
+
+TEST_F(group, prctl_disables_siblings)
+{
+	int64_t s1, l1;
+
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_ENABLE, 0));
+	s1 = read_count(self->sibling);
+	l1 = read_count(self->leader);
+	burn(20);
+	EXPECT_EQ(s1, read_count(self->sibling));
+	EXPECT_LT(l1 + 10 * 1000000LL, read_count(self->leader));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
 }
 
 int main(int argc, char **argv)

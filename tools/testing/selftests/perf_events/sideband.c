@@ -2,11 +2,13 @@
 /*
  * Side-band records on a dummy event: PERF_RECORD_COMM (prctl and exec),
  * FORK and EXIT (with inherit), MMAP and MMAP2 for code and data mappings,
- * each with the sample_id trailer of attr.sample_id_all.
+ * NAMESPACES (fork, unshare, setns), each with the sample_id trailer of
+ * attr.sample_id_all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -465,6 +467,273 @@ TEST(kernel_text_records_accepted)
 		perf_map_close(&m);
 		close(fd);
 	}
+}
+
+/*
+ * PERF_RECORD_NAMESPACES: pid, tid, nr_namespaces, then a {dev, inode} of
+ * each namespace in the *_NS_INDEX order: what stat(2) of the task's
+ * /proc/<pid>/ns file gives, zeroes where the kernel has no such file.
+ */
+static const char *const ns_names[NR_NAMESPACES] = {
+	[NET_NS_INDEX] = "net",
+	[UTS_NS_INDEX] = "uts",
+	[IPC_NS_INDEX] = "ipc",
+	[PID_NS_INDEX] = "pid",
+	[USER_NS_INDEX] = "user",
+	[MNT_NS_INDEX] = "mnt",
+	[CGROUP_NS_INDEX] = "cgroup",
+};
+
+#define NS_REC_SIZE	(8 + 8 + 8 + NR_NAMESPACES * 16 + 16)
+
+static void want_ns(struct perf_event_attr *a) { a->namespaces = 1; }
+
+/* An event on the caller for NAMESPACES records, mapped; its id in *@id. */
+static int open_ns(struct __test_metadata *_metadata, struct perf_map *m,
+		   uint64_t *id)
+{
+	int fd = open_dummy(want_ns);
+
+	if (fd < 0 && errno == EACCES)
+		return -1;
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, id), 0);
+	ASSERT_EQ(perf_map_open(m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	return fd;
+}
+
+/* Check the namespaces of a NAMESPACES record against /proc/@pid/ns. */
+static void check_ns_links(struct __test_metadata *_metadata,
+			   struct perf_event_header *h, pid_t pid)
+{
+	struct perf_ns_link_info *link;
+	uint64_t *rec = (uint64_t *)h;
+	char path[64];
+	struct stat st;
+
+	ASSERT_EQ(h->size, NS_REC_SIZE);
+	EXPECT_EQ(h->misc, 0);
+	ASSERT_EQ(rec[2], NR_NAMESPACES);
+	link = (struct perf_ns_link_info *)&rec[3];
+	for (int i = 0; i < NR_NAMESPACES; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid,
+			 ns_names[i]);
+		if (stat(path, &st)) {
+			ASSERT_EQ(errno, ENOENT);
+			memset(&st, 0, sizeof(st));
+		}
+		EXPECT_EQ(link[i].dev, st.st_dev) TH_LOG("%s", ns_names[i]);
+		EXPECT_EQ(link[i].ino, st.st_ino) TH_LOG("%s", ns_names[i]);
+	}
+}
+
+/* The same, with pid and tid both @pid: a process's main thread. */
+static void check_ns(struct __test_metadata *_metadata,
+		     struct perf_event_header *h, pid_t pid)
+{
+	uint64_t *rec = (uint64_t *)h;
+
+	EXPECT_EQ((uint32_t)rec[1], pid);
+	EXPECT_EQ((uint32_t)(rec[1] >> 32), pid);
+	check_ns_links(_metadata, h, pid);
+}
+
+/* No record at creation: the first comes with the next change. */
+TEST(namespaces_on_unshare)
+{
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_map m;
+	int fd;
+
+	fd = open_ns(_metadata, &m, &id);
+	if (fd < 0)
+		SKIP(return, "namespaces need CAP_PERFMON");
+	EXPECT_EQ(perf_map_head(&m), 0);
+	/* any unshare(2) reports, even one that leaves them all alone */
+	ASSERT_EQ(unshare(CLONE_FS), 0);
+	h = next_of(&m, PERF_RECORD_NAMESPACES, buf);
+	ASSERT_NE(h, NULL);
+	check_ns(_metadata, h, getpid());
+	check_id(_metadata, h, id, getpid());
+	EXPECT_EQ(next_of(&m, PERF_RECORD_NAMESPACES, buf), NULL);
+	perf_map_close(&m);
+	close(fd);
+}
+
+static void want_ns_task(struct perf_event_attr *a)
+{
+	a->namespaces = 1;
+	a->task = 1;
+}
+
+/* Every new task is reported, right after its FORK record. */
+TEST(namespaces_on_fork)
+{
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_map m;
+	int fd, go, status;
+	pid_t pid;
+
+	fd = open_dummy(want_ns_task);
+	if (fd < 0 && errno == EACCES)
+		SKIP(return, "namespaces need CAP_PERFMON");
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	pid = fork_held(&go);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	h = perf_map_next(&m, buf, REC_MAX);
+	ASSERT_NE(h, NULL);
+	EXPECT_EQ(h->type, PERF_RECORD_FORK);
+	h = perf_map_next(&m, buf, REC_MAX);
+	ASSERT_NE(h, NULL);
+	ASSERT_EQ(h->type, PERF_RECORD_NAMESPACES);
+	check_ns(_metadata, h, pid);
+	/* written by the parent, in its fork(2) */
+	check_id(_metadata, h, id, getpid());
+	ASSERT_EQ(release_child(go), 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A new thread too: pid is the process, tid the thread. */
+static void *thread_tid(void *arg)
+{
+	*(pid_t *)arg = gettid();
+	return NULL;
+}
+
+TEST(namespaces_on_thread)
+{
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_map m;
+	pthread_t thread;
+	pid_t tid = 0;
+	int fd;
+
+	fd = open_ns(_metadata, &m, &id);
+	if (fd < 0)
+		SKIP(return, "namespaces need CAP_PERFMON");
+	ASSERT_EQ(pthread_create(&thread, NULL, thread_tid, &tid), 0);
+	ASSERT_EQ(pthread_join(thread, NULL), 0);
+	h = next_of(&m, PERF_RECORD_NAMESPACES, buf);
+	ASSERT_NE(h, NULL);
+	EXPECT_EQ((uint32_t)buf[1], getpid());
+	EXPECT_EQ((uint32_t)(buf[1] >> 32), tid);
+	/* a thread shares the namespaces of its process */
+	check_ns_links(_metadata, h, getpid());
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* A new uts namespace, then setns(2) back to the old one. */
+TEST(namespaces_uts_unshare_and_setns)
+{
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_ns_link_info *link;
+	struct perf_event_header *h;
+	struct stat old;
+	struct perf_map m;
+	int fd, ns;
+
+	if (stat("/proc/self/ns/uts", &old))
+		SKIP(return, "no uts namespaces");
+	fd = open_ns(_metadata, &m, &id);
+	if (fd < 0)
+		SKIP(return, "namespaces need CAP_PERFMON");
+	ns = open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(ns, 0);
+	if (unshare(CLONE_NEWUTS))
+		SKIP(return, "unshare(CLONE_NEWUTS): %s", strerror(errno));
+	h = next_of(&m, PERF_RECORD_NAMESPACES, buf);
+	ASSERT_NE(h, NULL);
+	check_ns(_metadata, h, getpid());
+	link = (struct perf_ns_link_info *)&buf[3];
+	EXPECT_NE(link[UTS_NS_INDEX].ino, old.st_ino);
+
+	ASSERT_EQ(setns(ns, CLONE_NEWUTS), 0);
+	h = next_of(&m, PERF_RECORD_NAMESPACES, buf);
+	ASSERT_NE(h, NULL);
+	check_ns(_metadata, h, getpid());
+	EXPECT_EQ(link[UTS_NS_INDEX].ino, old.st_ino);
+	close(ns);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * A child in a new pid namespace: its record names it by the pid the
+ * event's creator sees, and its pid namespace is the new one.
+ */
+TEST(namespaces_new_pid_ns)
+{
+	uint64_t buf[REC_MAX / 8], id;
+	struct perf_event_header *h;
+	struct perf_map m;
+	int fd, go, status;
+	pid_t pid;
+
+	if (access("/proc/self/ns/pid", F_OK))
+		SKIP(return, "no pid namespaces");
+	fd = open_ns(_metadata, &m, &id);
+	if (fd < 0)
+		SKIP(return, "namespaces need CAP_PERFMON");
+	if (unshare(CLONE_NEWPID))
+		SKIP(return, "unshare(CLONE_NEWPID): %s", strerror(errno));
+	/* the caller's own pid namespace stays */
+	h = next_of(&m, PERF_RECORD_NAMESPACES, buf);
+	ASSERT_NE(h, NULL);
+	check_ns(_metadata, h, getpid());
+
+	pid = fork_held(&go);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	h = next_of(&m, PERF_RECORD_NAMESPACES, buf);
+	ASSERT_NE(h, NULL);
+	check_ns(_metadata, h, pid);
+	ASSERT_EQ(release_child(go), 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* The record takes CAP_PERFMON (or CAP_SYS_ADMIN), whatever the paranoia. */
+TEST(namespaces_need_perfmon)
+{
+	struct perf_event_attr attr;
+	int status;
+	pid_t pid;
+
+	if (getuid() != 0)
+		SKIP(return, "needs root to drop to an unprivileged user");
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		int fd;
+
+		if (setuid(65534))
+			_exit(2);
+		sw_attr(&attr, PERF_COUNT_SW_DUMMY);
+		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		if (fd < 0)
+			_exit(3);	/* perf_event_paranoid forbids all */
+		close(fd);
+		attr.namespaces = 1;
+		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		_exit(fd < 0 && errno == EACCES ? 0 : 1);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 3)
+		SKIP(return, "perf_event_paranoid forbids unprivileged events");
+	EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST_HARNESS_MAIN
