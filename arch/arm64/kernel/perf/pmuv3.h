@@ -32,6 +32,7 @@
 #include <linux/cpumask.h>
 #include <linux/irqreturn.h>
 #include <linux/perf_event.h>
+#include <linux/smp.h>
 
 /*
  * PMCR_EL0, the control register.
@@ -99,7 +100,8 @@
 /* event->hw.flags */
 #define PMUV3_F_LONG		BIT(0)	/* 64-bit count (config1 long) */
 #define PMUV3_F_CHAINED		BIT(1)	/* an even/odd pair of counters */
-#define PMUV3_F_USER		BIT(2)	/* user access asked for (rdpmc) */
+/* user access asked for (rdpmc): the core counts these in ctx->nr_user */
+#define PMUV3_F_USER		PERF_EVENT_FLAG_USER_READ_CNT
 
 /*
  * The implemented common events, from PMCEID0/1_EL0: bits 0..63 stand for
@@ -130,7 +132,6 @@ struct pmuv3_cpu {
 	struct perf_event	*events[PMUV3_NR_IDX];
 	/* counters in use, both halves of a chained pair included */
 	DECLARE_BITMAP(used, PMUV3_NR_IDX);
-	int			nr_user;	/* active events with user access */
 };
 
 static inline struct pmuv3 *to_pmuv3(struct pmu *pmu)
@@ -178,6 +179,9 @@ int pmuv3_map_cache_event(u64 config, const unsigned long *implemented);
 bool pmuv3_event_implemented(u16 evnum, const unsigned long *implemented);
 void pmuv3_read_implemented(u64 pmceid0, u64 pmceid1,
 			    unsigned long *implemented);
+
+/* probe.c */
+void pmuv3_on_each_cpu(smp_call_func_t fn, void *info);
 
 /* pmu.c */
 void pmuv3_pmu_init(struct pmuv3 *pmuv3);
