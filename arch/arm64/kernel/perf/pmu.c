@@ -154,7 +154,7 @@ static bool pmuv3_event_set_period(struct perf_event *event)
 	return ended;
 }
 
-static void pmuv3_start(struct perf_event *event, int flags)
+void pmuv3_start(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = hwc->idx;
@@ -180,7 +180,7 @@ static void pmuv3_start(struct perf_event *event, int flags)
 	kvm_set_pmu_events(mask, &event->attr);
 }
 
-static void pmuv3_stop(struct perf_event *event, int flags)
+void pmuv3_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = hwc->idx;

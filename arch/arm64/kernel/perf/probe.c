@@ -249,13 +249,18 @@ static int pmuv3_probe(struct platform_device *pdev)
 	ret = cpuhp_state_add_instance(CPUHP_AP_PERF_ARM_STARTING, &pmuv3->node);
 	if (ret)
 		goto out_free_irq;
-	ret = pmuv3_register(pmuv3);
+	ret = pmuv3_cpu_pm_register(pmuv3);
 	if (ret)
 		goto out_remove_hp;
+	ret = pmuv3_register(pmuv3);
+	if (ret)
+		goto out_remove_pm;
 	list_add_tail(&pmuv3->entry, &pmuv3_list);
 	cpumask_or(&pmuv3_all_cpus, &pmuv3_all_cpus, &pmuv3->cpus);
 	return 0;
 
+out_remove_pm:
+	pmuv3_cpu_pm_unregister(pmuv3);
 out_remove_hp:
 	cpuhp_state_remove_instance(CPUHP_AP_PERF_ARM_STARTING, &pmuv3->node);
 out_free_irq:
