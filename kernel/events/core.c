@@ -246,6 +246,9 @@ static void event_add_to_ctx(struct perf_event *event,
 	lockdep_assert_held(&ctx->lock);
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
+	/* events the PMU lets their task read directly (arm64 PMUv3) */
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		ctx->nr_user++;
 	event->pmu_ctx->nr_events++;
 	if (leader == event) {
 		perf_groups_insert(ctx, event);
@@ -389,6 +392,8 @@ static void remove_fn(struct perf_event_context *ctx,
 	perf_event_update_time(event);
 	list_del_init(&event->event_entry);
 	ctx->nr_events--;
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		ctx->nr_user--;
 	event->pmu_ctx->nr_events--;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 

@@ -231,13 +231,21 @@ out:
 	return ret;
 }
 
+/*
+ * Take a whole group off its PMU with the PMU stopped throughout, so that
+ * its members stop counting at the same instant: a sibling still counting
+ * while the leader's count is final would make group reads disagree.
+ */
 void perf_group_sched_out(struct perf_event *leader)
 {
+	struct pmu *pmu = leader->pmu_ctx->pmu;
 	struct perf_event *sibling;
 
+	perf_pmu_disable(pmu);
 	perf_event_sched_out(leader);
 	for_each_sibling_event(sibling, leader)
 		perf_event_sched_out(sibling);
+	perf_pmu_enable(pmu);
 }
 
 /*

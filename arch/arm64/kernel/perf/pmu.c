@@ -154,7 +154,7 @@ static bool pmuv3_event_set_period(struct perf_event *event)
 	return ended;
 }
 
-static void pmuv3_start(struct perf_event *event, int flags)
+void pmuv3_start(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = hwc->idx;
@@ -180,7 +180,7 @@ static void pmuv3_start(struct perf_event *event, int flags)
 	kvm_set_pmu_events(mask, &event->attr);
 }
 
-static void pmuv3_stop(struct perf_event *event, int flags)
+void pmuv3_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = hwc->idx;
@@ -222,8 +222,6 @@ static int pmuv3_add(struct perf_event *event, int flags)
 	else
 		hwc->flags &= ~PMUV3_F_CHAINED;
 	cpu->events[idx] = event;
-	if (hwc->flags & PMUV3_F_USER)
-		cpu->nr_user++;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		pmuv3_start(event, PERF_EF_RELOAD);
@@ -243,8 +241,6 @@ static void pmuv3_del(struct perf_event *event, int flags)
 	req.chained = hwc->flags & PMUV3_F_CHAINED;
 	pmuv3_release_counter(&req, hwc->idx, cpu->used);
 	cpu->events[hwc->idx] = NULL;
-	if (hwc->flags & PMUV3_F_USER)
-		cpu->nr_user--;
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
 }
@@ -257,15 +253,24 @@ static void pmuv3_read(struct perf_event *event)
 
 /*
  * Counting resumes: every counter in use on this CPU runs again, and EL0
- * may read them when an event granted user access is among them.
+ * may read them when the task on the CPU has events asking for access,
+ * enabled or not (the core counts them in its context's nr_user).  With no
+ * counter in use EL0 access is left as the last events set it, as stock
+ * does: a task that read its counters with mrs can go on doing so (reading
+ * values that no longer change) until other events take the CPU or the
+ * sysctl is turned off (user_access.c).
  */
 static void pmuv3_pmu_enable(struct pmu *pmu)
 {
 	struct pmuv3 *pmuv3 = to_pmuv3(pmu);
 	struct pmuv3_cpu *cpu = this_cpu_ptr(pmuv3->cpu);
-	bool user = cpu->nr_user && pmuv3_user_access_allowed();
+	struct perf_event_context *task_ctx = perf_cpu_task_ctx();
+	bool user = task_ctx && task_ctx->nr_user &&
+		    pmuv3_user_access_allowed();
 	int idx;
 
+	if (bitmap_empty(cpu->used, PMUV3_NR_IDX))
+		return;
 	if (user) {
 		/* what a counter not in use last counted is not EL0's to see */
 		for (idx = 0; idx < pmuv3->nr_counters; idx++)
@@ -275,8 +280,7 @@ static void pmuv3_pmu_enable(struct pmu *pmu)
 			pmuv3_hw_write_counter(PMUV3_IDX_CYCLES, 0);
 	}
 	pmuv3_hw_set_user(user);
-	if (!bitmap_empty(cpu->used, PMUV3_NR_IDX))
-		pmuv3_hw_start();
+	pmuv3_hw_start();
 }
 
 static void pmuv3_pmu_disable(struct pmu *pmu)

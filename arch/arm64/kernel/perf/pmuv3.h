@@ -14,15 +14,17 @@
  *   events.c      generic and cache events to PMUv3 event numbers
  *   sysfs.c       events/, format/, caps/ and cpus of each PMU
  *   user_access.c perf_user_access sysctl, user page fields
+ *   cpu_pm.c      the PMU state across CPU low-power states (CONFIG_CPU_PM)
  *
  * Locking
  * -------
  * Each PMU instance keeps one struct pmuv3_cpu per CPU.  Only the CPU that
  * owns it touches it, always with IRQs off: the core calls ->add(), ->del(),
  * ->start(), ->stop(), ->read() and ->pmu_enable()/->pmu_disable() with
- * ctx->lock held (IRQs off) on the event's CPU, and the overflow interrupt
- * runs on that CPU with IRQs off.  The per-PMU fields are written once at
- * probe time, before registration, and only read afterwards.
+ * ctx->lock held (IRQs off) on the event's CPU, the overflow interrupt
+ * runs on that CPU with IRQs off, and so do the CPU_PM notifications.
+ * The per-PMU fields are written once at probe time, before registration,
+ * and only read afterwards.
  */
 #ifndef _ARM64_KERNEL_PERF_PMUV3_H
 #define _ARM64_KERNEL_PERF_PMUV3_H
@@ -31,7 +33,9 @@
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/irqreturn.h>
+#include <linux/notifier.h>
 #include <linux/perf_event.h>
+#include <linux/smp.h>
 
 /*
  * PMCR_EL0, the control register.
@@ -99,7 +103,8 @@
 /* event->hw.flags */
 #define PMUV3_F_LONG		BIT(0)	/* 64-bit count (config1 long) */
 #define PMUV3_F_CHAINED		BIT(1)	/* an even/odd pair of counters */
-#define PMUV3_F_USER		BIT(2)	/* user access asked for (rdpmc) */
+/* user access asked for (rdpmc): the core counts these in ctx->nr_user */
+#define PMUV3_F_USER		PERF_EVENT_FLAG_USER_READ_CNT
 
 /*
  * The implemented common events, from PMCEID0/1_EL0: bits 0..63 stand for
@@ -120,6 +125,7 @@ struct pmuv3 {
 	DECLARE_BITMAP(implemented, PMUV3_NR_COMMON);
 	struct pmuv3_cpu __percpu *cpu;
 	struct hlist_node	node;		/* CPU hotplug instance */
+	struct notifier_block	pm_nb;		/* CPU low-power states (cpu_pm.c) */
 	struct list_head	entry;		/* pmuv3_list (probe.c) */
 };
 
@@ -130,7 +136,10 @@ struct pmuv3_cpu {
 	struct perf_event	*events[PMUV3_NR_IDX];
 	/* counters in use, both halves of a chained pair included */
 	DECLARE_BITMAP(used, PMUV3_NR_IDX);
-	int			nr_user;	/* active events with user access */
+	/* kept across a CPU low-power state by cpu_pm.c */
+	DECLARE_BITMAP(pm_stopped, PMUV3_NR_IDX); /* counters it stopped */
+	u64			pm_userenr;	/* PMUSERENR_EL0 */
+	bool			pm_running;	/* PMCR_EL0.E */
 };
 
 static inline struct pmuv3 *to_pmuv3(struct pmu *pmu)
@@ -179,8 +188,28 @@ bool pmuv3_event_implemented(u16 evnum, const unsigned long *implemented);
 void pmuv3_read_implemented(u64 pmceid0, u64 pmceid1,
 			    unsigned long *implemented);
 
+/* cpu_pm.c */
+#ifdef CONFIG_CPU_PM
+int pmuv3_cpu_pm_register(struct pmuv3 *pmuv3);
+void pmuv3_cpu_pm_unregister(struct pmuv3 *pmuv3);
+#else
+static inline int pmuv3_cpu_pm_register(struct pmuv3 *pmuv3)
+{
+	return 0;
+}
+
+static inline void pmuv3_cpu_pm_unregister(struct pmuv3 *pmuv3)
+{
+}
+#endif
+
+/* probe.c */
+void pmuv3_on_each_cpu(smp_call_func_t fn, void *info);
+
 /* pmu.c */
 void pmuv3_pmu_init(struct pmuv3 *pmuv3);
+void pmuv3_start(struct perf_event *event, int flags);
+void pmuv3_stop(struct perf_event *event, int flags);
 bool pmuv3_owns(struct pmu *pmu);
 irqreturn_t pmuv3_overflow_irq(int irq, void *dev);
 

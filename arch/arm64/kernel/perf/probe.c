@@ -9,9 +9,9 @@
  * instance with the core under a dynamic type.
  *
  * Locking: probes run one at a time under pmuv3_list_lock, which also
- * guards the list of instances (used to give each a unique name).  The
- * hotplug callbacks run on the CPU concerned with IRQs off and only touch
- * its registers.
+ * guards the list of instances (used to give each a unique name) and the
+ * mask of the CPUs they serve.  The hotplug callbacks run on the CPU
+ * concerned with IRQs off and only touch its registers.
  */
 #include <linux/cpu.h>
 #include <linux/cpufeature.h>
@@ -31,6 +31,8 @@
 
 static LIST_HEAD(pmuv3_list);
 static DEFINE_MUTEX(pmuv3_list_lock);
+/* every CPU some registered instance serves (pmuv3_list_lock) */
+static cpumask_t pmuv3_all_cpus;
 
 /* What one CPU says about its PMU. */
 struct pmuv3_ids {
@@ -247,12 +249,18 @@ static int pmuv3_probe(struct platform_device *pdev)
 	ret = cpuhp_state_add_instance(CPUHP_AP_PERF_ARM_STARTING, &pmuv3->node);
 	if (ret)
 		goto out_free_irq;
-	ret = pmuv3_register(pmuv3);
+	ret = pmuv3_cpu_pm_register(pmuv3);
 	if (ret)
 		goto out_remove_hp;
+	ret = pmuv3_register(pmuv3);
+	if (ret)
+		goto out_remove_pm;
 	list_add_tail(&pmuv3->entry, &pmuv3_list);
+	cpumask_or(&pmuv3_all_cpus, &pmuv3_all_cpus, &pmuv3->cpus);
 	return 0;
 
+out_remove_pm:
+	pmuv3_cpu_pm_unregister(pmuv3);
 out_remove_hp:
 	cpuhp_state_remove_instance(CPUHP_AP_PERF_ARM_STARTING, &pmuv3->node);
 out_free_irq:
@@ -260,6 +268,16 @@ out_free_irq:
 		free_percpu_irq(pmuv3->irq, pmuv3->cpu);
 	free_percpu(pmuv3->cpu);
 	return ret;
+}
+
+/*
+ * Run @fn on every online CPU that has a registered PMU, waiting for all:
+ * for settings of the CPU's PMU registers that no instance owns alone.
+ */
+void pmuv3_on_each_cpu(smp_call_func_t fn, void *info)
+{
+	guard(mutex)(&pmuv3_list_lock);
+	on_each_cpu_mask(&pmuv3_all_cpus, fn, info, true);
 }
 
 #define PMUV3_OF(_compat, _name) { .compatible = _compat, .data = _name }

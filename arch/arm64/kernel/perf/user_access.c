@@ -4,12 +4,15 @@
  * counter index (pmu->event_idx) and the arm64 fields of the user page
  * (arch_perf_update_userpage).  An event asks for access with the config1
  * rdpmc bit (only a task's event may: pmu.c); its page then says
- * cap_user_rdpmc, but gives the counter's index, and EL0 may read the
- * counters, only while the sysctl is on and the event is on this CPU.
+ * cap_user_rdpmc, but gives the counter's index only while the sysctl is
+ * on and the event is on this CPU.  EL0 access itself is a per-CPU switch
+ * (PMUSERENR_EL0), set when events are scheduled (pmu.c) and turned off on
+ * every CPU when the sysctl is.
  *
- * Locking: the sysctl is one int, read with READ_ONCE(); the other
- * functions run where the core updates the user page, with the event's
- * context locked.
+ * Locking: the sysctl is one int, read with READ_ONCE(); turning it off
+ * reaches each CPU through an IPI, which runs with IRQs off like every
+ * other writer of PMUSERENR_EL0.  The other functions run where the core
+ * updates the user page, with the event's context locked.
  */
 #include <linux/perf_event.h>
 #include <linux/sched_clock.h>
@@ -19,13 +22,34 @@
 
 static int perf_user_access;
 
+static void user_access_off(void *unused)
+{
+	pmuv3_hw_set_user(false);
+}
+
+/*
+ * Turning the sysctl off ends EL0 access at once on every CPU, also where
+ * it outlived the events that granted it; turning it on grants nothing
+ * until events asking for access are next scheduled.
+ */
+static int perf_user_access_handler(const struct ctl_table *table, int write,
+				    void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (ret || !write || READ_ONCE(perf_user_access))
+		return ret;
+	pmuv3_on_each_cpu(user_access_off, NULL);
+	return 0;
+}
+
 static struct ctl_table pmuv3_sysctls[] = {
 	{
 		.procname	= "perf_user_access",
 		.data		= &perf_user_access,
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= perf_user_access_handler,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},

@@ -6,12 +6,22 @@
  * events refused access; and, through the user page, the counter read
  * with mrs in the documented sequence loop, agreeing with read(), and
  * trapping with the sysctl off.
+ *
+ * EL0 access is a switch of the CPU, as on stock: set whenever events are
+ * scheduled there, on when the task running has events asking for access
+ * (enabled or not), else off, and left as it is when no event is on the
+ * CPU: then whoever runs there (a forked child, an exec'd program, a
+ * thread, the task after closing its event) can read the counters, until
+ * other events are scheduled there or the sysctl is turned off.  Mapping
+ * the event plays no part.
  */
 #include "pmuv3_helpers.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 
@@ -164,19 +174,33 @@ static void on_sigill(int sig)
 	siglongjmp(trap_jmp, 1);
 }
 
+/*
+ * Counter @idx at EL0 around 2000 instructions: -1 when the read traps,
+ * else whether it changed, with the first value in *@val.
+ */
+static int pmc_probe(unsigned int idx, uint64_t *val)
+{
+	struct sigaction sa = { .sa_handler = on_sigill }, old;
+	static uint64_t first;	/* static: kept across siglongjmp() */
+	int ret = -1;
+
+	first = 0;
+	sigaction(SIGILL, &sa, &old);
+	if (!sigsetjmp(trap_jmp, 1)) {
+		first = read_pmc(idx);
+		insn_loop(1000);
+		ret = read_pmc(idx) != first;
+	}
+	sigaction(SIGILL, &old, NULL);
+	if (val)
+		*val = first;
+	return ret;
+}
+
 /* Whether reading the cycle counter at EL0 traps. */
 static int pmc_traps(void)
 {
-	struct sigaction sa = { .sa_handler = on_sigill }, old;
-	int trapped = 0;
-
-	sigaction(SIGILL, &sa, &old);
-	if (sigsetjmp(trap_jmp, 1))
-		trapped = 1;
-	else
-		read_pmc(31);
-	sigaction(SIGILL, &old, NULL);
-	return trapped;
+	return pmc_probe(31, NULL) < 0;
 }
 
 /* Open @config (own type) with the rdpmc bit on this task and map it. */
@@ -298,6 +322,292 @@ TEST_F(mapped, sysctl_off_denies)
 	EXPECT_EQ(1, pmc_traps());
 	munmap(pc, sysconf(_SC_PAGESIZE));
 	close(fd);
+}
+
+/*
+ * EL0 access as a switch of the CPU.  Each case starts on CPU 0 with the
+ * sysctl on and access turned on there by a counting cycles event of this
+ * task that asks for it (not mapped: mapping plays no part).
+ */
+#define CHILD_ENV	"PMUV3_USER_ACCESS_CHILD"
+
+/*
+ * The exec'd child of exec_child_reads: reports through its exit status
+ * what pmc_probe() of the cycle counter said (0 trap, 1 still, 2 counting).
+ */
+__attribute__((constructor)) static void exec_child(void)
+{
+	if (getenv(CHILD_ENV))
+		_exit(pmc_probe(31, NULL) + 1);
+}
+
+FIXTURE(cpu_switch) {
+	struct pmuv3_info pmu;
+	long saved;
+	int fd;
+};
+
+FIXTURE_SETUP(cpu_switch)
+{
+	struct perf_event_attr attr;
+
+	self->saved = -1;
+	self->fd = -1;
+	if (pmuv3_find(&self->pmu))
+		SKIP(return, "no PMUv3 PMU");
+	if (read_int_file(USER_ACCESS, &self->saved))
+		SKIP(return, "no " USER_ACCESS);
+	if (write_int_file(USER_ACCESS, 1))
+		SKIP(return, "cannot write " USER_ACCESS);
+	pin_to_cpu(0);
+	hw_attr(&attr, self->pmu.type, EV_CPU_CYCLES);
+	attr.config1 = 2;
+	attr.exclude_kernel = 1;
+	self->fd = open_attr(&attr, -1);
+	ASSERT_LE(0, self->fd) TH_LOG("%s", strerror(-self->fd));
+	ASSERT_EQ(1, pmc_probe(31, NULL));
+}
+
+FIXTURE_TEARDOWN(cpu_switch)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->saved >= 0)
+		write_int_file(USER_ACCESS, self->saved);
+}
+
+/* pmc_probe(31) in a forked child on CPU @cpu, or -2 if that failed */
+static int child_probe(int cpu)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -2;
+	if (!pid) {
+		pin_to_cpu(cpu);
+		_exit(pmc_probe(31, NULL) + 1);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -2;
+	return WEXITSTATUS(status) - 1;
+}
+
+struct thread_probe {
+	int cpu;
+	long type;	/* PMU of a plain event the thread counts, or -1 */
+	int ret;
+};
+
+static void *thread_probe_fn(void *arg)
+{
+	struct thread_probe *tp = arg;
+	struct perf_event_attr attr;
+	int fd = -1;
+
+	pin_to_cpu(tp->cpu);
+	if (tp->type >= 0) {
+		hw_attr(&attr, tp->type, EV_INST_RETIRED);
+		fd = open_attr(&attr, -1);
+		if (fd < 0)
+			return NULL;
+	}
+	tp->ret = pmc_probe(31, NULL);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/*
+ * pmc_probe(31) in a new thread on CPU @cpu, a separate task with no
+ * events but, if @type >= 0, a plain counting event of that PMU.
+ */
+static int thread_probe(int cpu, long type)
+{
+	struct thread_probe tp = { cpu, type, -2 };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, thread_probe_fn, &tp))
+		return -2;
+	pthread_join(t, NULL);
+	return tp.ret;
+}
+
+/* A child forked on the same CPU reads, but the event does not count it. */
+TEST_F(cpu_switch, fork_child_reads)
+{
+	EXPECT_EQ(0, child_probe(0));
+}
+
+/* So does a program the child execs. */
+TEST_F(cpu_switch, exec_child_reads)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		setenv(CHILD_ENV, "1", 1);
+		execl("/proc/self/exe", "pmuv3_user_access", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(1, WEXITSTATUS(status));
+}
+
+/*
+ * A thread without events reads on the same CPU; one with a plain event of
+ * its own traps there, and so does one on a CPU where access was ended.
+ */
+TEST_F(cpu_switch, threads)
+{
+	EXPECT_EQ(0, thread_probe(0, -1));
+	EXPECT_EQ(-1, thread_probe(0, self->pmu.type));
+	EXPECT_EQ(1, pmc_probe(31, NULL));
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
+	EXPECT_EQ(-1, thread_probe(1, self->pmu.type));
+	EXPECT_EQ(-1, thread_probe(1, -1));
+}
+
+/*
+ * Access goes with the task's events asking for it, enabled or not: with
+ * that event disabled, a plain event of the task still gets access (and
+ * the cycle counter, which no event uses, reads zero).
+ */
+TEST_F(cpu_switch, disabled_event_still_grants)
+{
+	struct perf_event_attr attr;
+	uint64_t v = 1;
+	int fd;
+
+	hw_attr(&attr, self->pmu.type, EV_INST_RETIRED);
+	attr.disabled = 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_LE(0, fd);
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	EXPECT_EQ(0, pmc_probe(31, &v));
+	EXPECT_EQ(0, v);
+	close(fd);
+}
+
+/*
+ * Disabling, unmapping and closing the event leave access on; the
+ * counter stops when the event does.
+ */
+TEST_F(cpu_switch, access_outlives_the_event)
+{
+	void *page;
+
+	page = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+		    self->fd, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	ASSERT_EQ(0, munmap(page, sysconf(_SC_PAGESIZE)));
+	EXPECT_EQ(1, pmc_probe(31, NULL));
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	EXPECT_EQ(0, pmc_probe(31, NULL));
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
+	EXPECT_EQ(1, pmc_probe(31, NULL));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, pmc_probe(31, NULL));
+	usleep(10000);
+	EXPECT_EQ(0, pmc_probe(31, NULL));
+}
+
+/* An event without access scheduled on the CPU ends it there. */
+TEST_F(cpu_switch, plain_event_ends_access)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	close(self->fd);
+	self->fd = -1;
+	hw_attr(&attr, self->pmu.type, EV_INST_RETIRED);
+	attr.disabled = 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, pmc_probe(31, NULL));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	EXPECT_EQ(-1, pmc_probe(31, NULL));
+	close(fd);
+	EXPECT_EQ(-1, pmc_probe(31, NULL));
+}
+
+/* With an event asking for access among others, access stays on. */
+TEST_F(cpu_switch, mixed_events_keep_access)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	hw_attr(&attr, self->pmu.type, EV_INST_RETIRED);
+	fd = open_attr(&attr, -1);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(1, pmc_probe(31, NULL));
+	close(fd);
+}
+
+/* Counters no event uses read zero while access is granted. */
+TEST_F(cpu_switch, unused_counters_read_zero)
+{
+	struct perf_event_attr attr;
+	uint64_t v;
+	int fd;
+
+	close(self->fd);
+	self->fd = -1;
+	/* leave a count on an event counter */
+	hw_attr(&attr, self->pmu.type, EV_INST_RETIRED);
+	attr.config1 = 2;
+	attr.exclude_kernel = 1;
+	fd = open_attr(&attr, -1);
+	ASSERT_LE(0, fd);
+	insn_loop(1000);
+	close(fd);
+	ASSERT_EQ(0, pmc_probe(0, &v));
+	EXPECT_NE(0, v);
+	/* a cycles event does not use it: it reads zero */
+	hw_attr(&attr, self->pmu.type, EV_CPU_CYCLES);
+	attr.config1 = 2;
+	attr.exclude_kernel = 1;
+	self->fd = open_attr(&attr, -1);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(0, pmc_probe(0, &v));
+	EXPECT_EQ(0, v);
+}
+
+/* Turning the sysctl off ends access at once, on every CPU. */
+TEST_F(cpu_switch, sysctl_off_ends_access_everywhere)
+{
+	int two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	struct perf_event_attr attr;
+	int fd;
+
+	if (two) {
+		/* access on CPU 1 too, left there by an event now closed */
+		pin_to_cpu(1);
+		hw_attr(&attr, self->pmu.type, EV_CPU_CYCLES);
+		attr.config1 = 2;
+		attr.exclude_kernel = 1;
+		fd = open_attr(&attr, -1);
+		ASSERT_LE(0, fd);
+		close(fd);
+		pin_to_cpu(0);
+		EXPECT_EQ(0, thread_probe(1, -1));
+	}
+	ASSERT_EQ(0, write_int_file(USER_ACCESS, 0));
+	EXPECT_EQ(-1, pmc_probe(31, NULL));
+	if (two)
+		EXPECT_EQ(-1, thread_probe(1, -1));
+	/* turned on again, it is granted when the event is next scheduled */
+	ASSERT_EQ(0, write_int_file(USER_ACCESS, 1));
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
+	EXPECT_EQ(1, pmc_probe(31, NULL));
 }
 
 TEST_HARNESS_MAIN
