@@ -520,13 +520,7 @@ static int sigtrap_type;
 
 static void on_sigtrap(int sig, siginfo_t *info, void *uc)
 {
-	/* si_perf_data and si_perf_type follow si_addr */
-	struct {
-		int signo, errno_, code, pad;
-		void *addr;
-		unsigned long data;
-		uint32_t type, flags;
-	} *pi = (void *)info;
+	struct perf_siginfo *pi = (struct perf_siginfo *)info;
 
 	__atomic_add_fetch(&sigtraps, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sigtrap_addr, pi->addr, __ATOMIC_RELAXED);

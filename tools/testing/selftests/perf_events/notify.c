@@ -170,18 +170,6 @@ TEST(sigio_on_overflow)
 #define TRAP_PERF	6
 #endif
 
-/*
- * The perf fields of a SIGTRAP's siginfo (uapi asm-generic/siginfo.h:
- * _sigfault._perf), which older C libraries do not name: after si_addr,
- * an unsigned long of data and a u32 type.
- */
-struct perf_siginfo {
-	int signo, errno_, code, pad;
-	void *addr;
-	unsigned long data;
-	uint32_t type, flags;
-};
-
 static int sigtrap_count, sigtrap_code, sigtrap_type;
 static uint64_t sigtrap_data;
 

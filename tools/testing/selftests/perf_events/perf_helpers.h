@@ -153,4 +153,16 @@ static inline int release_child(int go)
 	return ret;
 }
 
+/*
+ * The perf fields of a SIGTRAP's siginfo (uapi asm-generic/siginfo.h:
+ * _sigfault._perf), which older C libraries do not name: after si_addr,
+ * an unsigned long of data and a u32 type.
+ */
+struct perf_siginfo {
+	int signo, errno_, code, pad;
+	void *addr;
+	unsigned long data;
+	uint32_t type, flags;
+};
+
 #endif /* PERF_SELFTEST_HELPERS_H */
