@@ -4,9 +4,10 @@
 # Debian's linux-source-6.12, into $BUILD/base.  Idempotent.
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
-	libc6-dev-arm64-cross busybox-static flex bison bc libelf-dev libssl-dev
-	cpio rsync xz-utils kmod manpages-dev python3-ply git make gcc"
+PKGS="linux-source-6.12 qemu-system-x86 qemu-system-arm qemu-efi-aarch64
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static flex bison bc
+	libelf-dev libssl-dev cpio rsync xz-utils kmod manpages-dev python3-ply
+	git make gcc"
 
 missing=""
 for p in $PKGS; do

@@ -4,20 +4,29 @@
 # MODE is check (run the tests, power off), demo, or shell (interactive).
 # Boots are reproducible: fixed -seed, guest-clock RTC, and on arm64 icount.
 # A guest that does not power off in time is killed.
+# ACPI=1 boots the arm64 guest through UEFI firmware (qemu-efi-aarch64),
+# which describes the machine with ACPI tables instead of a device tree;
+# TESTS="a b" runs only those test programs.
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
 limit=${GUEST_TIMEOUT:-1500}
+append="panic=-1 oops=panic bench.mode=$mode"
+[ -n "${TESTS:-}" ] && append="$append bench.tests=${TESTS// /,}"
 common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -M q35 -cpu max "${common[@]}"
-	      -append "console=ttyS0 tsc_early_khz=2000000 panic=-1 oops=panic bench.mode=$mode")
+	      -append "console=ttyS0 tsc_early_khz=2000000 $append")
 	;;
 arm64)
-	qemu=(qemu-system-aarch64 -M virt -cpu max -icount shift=0,sleep=off "${common[@]}"
-	      -append "console=ttyAMA0 panic=-1 oops=panic bench.mode=$mode")
+	qemu=(qemu-system-aarch64 -M virt -cpu max -icount shift=0,sleep=off "${common[@]}")
+	if [ "${ACPI:-0}" = 1 ]; then
+		qemu+=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)
+		append="acpi=force $append"
+	fi
+	qemu+=(-append "console=ttyAMA0 $append")
 	;;
 esac
 

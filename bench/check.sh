@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kernel=$1 archs=$2 debug=${3:-0}
+ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 export TALLY=$BUILD/tally-$kernel
 : > "$TALLY"
 "$TOP/bench/base.sh"
@@ -25,6 +26,14 @@ for arch in $archs; do
 	cat "$TOP/bench/known-stock-failures.$arch" > "$known"
 	[ "$kernel" = series ] && cat "$TOP/bench/known-series-gaps" >> "$known"
 	"$TOP/bench/report.sh" "$kernel-$arch" "$logfile" "$known"
+	[ "$arch" = arm64 ] || continue
+	# the same kernel booted through UEFI with ACPI tables: the PMU is
+	# found from the MADT; the PMUv3 suites run again on it
+	logfile=${logfile%.log}-acpi.log
+	log "booting $kernel $arch with ACPI (log: $logfile)"
+	ACPI=1 TESTS="$ACPI_TESTS" "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" \
+		check "$logfile" > /dev/null
+	"$TOP/bench/report.sh" "$kernel-$arch-acpi" "$logfile" "$known"
 done
 awk '{ p += $1; f += $2; s += $3 }
 END { printf "%d passed, %d failed, %d skipped\n", p, f, s; exit f ? 1 : 0 }' "$TALLY"

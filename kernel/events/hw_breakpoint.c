@@ -508,9 +508,12 @@ static void bp_halt(struct perf_event *bp, int flags)
 
 static int bp_install(struct perf_event *bp, int flags)
 {
+	int err;
+
 	bp_halt(bp, 0);
-	if (arch_install_hw_breakpoint(bp))
-		return -EBUSY;
+	err = arch_install_hw_breakpoint(bp);
+	if (err)
+		return err;
 	if (flags & PERF_EF_START)
 		bp_run(bp, 0);
 	return 0;
@@ -554,10 +557,18 @@ int __init init_hw_breakpoint(void)
 	bp_die_notifier.notifier_call = hw_breakpoint_exceptions_notify;
 	bp_die_notifier.priority = INT_MAX;
 	err = register_die_notifier(&bp_die_notifier);
-	if (!err)
-		err = perf_pmu_register(&perf_breakpoint_pmu, "breakpoint",
-					PERF_TYPE_BREAKPOINT);
 	if (err)
-		pr_warn("perf: no breakpoint events (%d)\n", err);
+		goto out_table;
+	err = perf_pmu_register(&perf_breakpoint_pmu, "breakpoint",
+				PERF_TYPE_BREAKPOINT);
+	if (err)
+		goto out_notifier;
+	return 0;
+
+out_notifier:
+	unregister_die_notifier(&bp_die_notifier);
+out_table:
+	rhltable_destroy(&bp_task_table);
+	pr_warn("perf: no breakpoint events (%d)\n", err);
 	return err;
 }

@@ -7,11 +7,17 @@
  * the PMU as a power-down would leave it, and sends CPU_PM_EXIT.  The count
  * must go on from where it was, and EL0 access must be as it was.  Skipped
  * where the core cannot give a PMUv3 event.
+ *
+ * Only the PMU's own notifier is called, not cpu_pm_enter()/cpu_pm_exit():
+ * the whole chain would also save and restore the interrupt controller of
+ * a CPU that never powers down, and can lose an IPI that way (the guest
+ * then hangs in smp_call_function_single()).
  */
 #include <kunit/test.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/notifier.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 #include <asm/sysreg.h>
@@ -40,7 +46,7 @@ KUNIT_ARRAY_PARAM(pm, pm_cases, pm_case_desc);
 /* What one simulated power-down saw, on the event's CPU. */
 struct pm_run {
 	struct perf_event *event;
-	int ret;		/* of cpu_pm_enter() */
+	int ret;		/* of CPU_PM_ENTER */
 	u64 before;		/* count before CPU_PM_ENTER */
 	u64 after;		/* count after CPU_PM_EXIT */
 	u64 userenr;		/* PMUSERENR_EL0 after CPU_PM_EXIT */
@@ -48,6 +54,18 @@ struct pm_run {
 };
 
 #define PM_USERENR	(PMUV3_USERENR_CR | PMUV3_USERENR_ER)
+
+/* CPU_PM_ENTER, the PMU's state after a power-down, CPU_PM_EXIT */
+static void pm_simulate(struct pmuv3 *pmuv3, struct pm_run *run)
+{
+	struct notifier_block *nb = &pmuv3->pm_nb;
+
+	run->ret = notifier_to_errno(nb->notifier_call(nb, CPU_PM_ENTER, NULL));
+	if (!run->ret) {
+		pmuv3_hw_reset(pmuv3);
+		nb->notifier_call(nb, CPU_PM_EXIT, NULL);
+	}
+}
 
 /* Runs on the event's CPU with IRQs off (an IPI, or local). */
 static void pm_power_cycle(void *arg)
@@ -59,12 +77,7 @@ static void pm_power_cycle(void *arg)
 	write_sysreg(PM_USERENR, pmuserenr_el0);
 	isb();
 	perf_event_read_local(run->event, &run->before, NULL, NULL);
-	run->ret = cpu_pm_enter();
-	if (!run->ret) {
-		/* what a powered-down PMU comes back as */
-		pmuv3_hw_reset(pmuv3);
-		cpu_pm_exit();
-	}
+	pm_simulate(pmuv3, run);
 	perf_event_read_local(run->event, &run->after, NULL, NULL);
 	run->userenr = read_sysreg(pmuserenr_el0);
 	write_sysreg(userenr, pmuserenr_el0);
@@ -124,11 +137,7 @@ static void pm_stopped_power_cycle(void *arg)
 
 	event->pmu->stop(event, PERF_EF_UPDATE);
 	perf_event_read_local(event, &run->before, NULL, NULL);
-	run->ret = cpu_pm_enter();
-	if (!run->ret) {
-		pmuv3_hw_reset(to_pmuv3(event->pmu));
-		cpu_pm_exit();
-	}
+	pm_simulate(to_pmuv3(event->pmu), run);
 	perf_event_read_local(event, &run->after, NULL, NULL);
 	run->stopped = event->hw.state & PERF_HES_STOPPED;
 	event->pmu->start(event, PERF_EF_RELOAD);

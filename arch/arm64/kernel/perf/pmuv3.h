@@ -6,8 +6,10 @@
  *
  * Files
  * -----
- *   probe.c       device tree probe, per-CPU bring-up (hotplug), the
- *                 overflow interrupt request, registration with the core
+ *   probe.c       the platform driver: device tree probe, per-CPU bring-up
+ *                 (hotplug), the overflow interrupt request, registration
+ *                 with the core
+ *   acpi.c        the PMUs of ACPI systems, from the MADT
  *   pmu.c         the struct pmu callbacks and the overflow handler
  *   hw.c          raw register access: counters, types, enables
  *   counters.c    counter allocation, chaining, group validation
@@ -132,6 +134,8 @@ struct pmuv3 {
 /* This CPU's view of one PMU instance; see "Locking" above. */
 struct pmuv3_cpu {
 	struct pmuv3		*pmuv3;
+	int			irq;		/* its SPI, without a PPI (probe) */
+	bool			irq_requested;
 	/* the event on each counter; a chained pair's is at its even index */
 	struct perf_event	*events[PMUV3_NR_IDX];
 	/* counters in use, both halves of a chained pair included */
@@ -204,7 +208,20 @@ static inline void pmuv3_cpu_pm_unregister(struct pmuv3 *pmuv3)
 #endif
 
 /* probe.c */
+struct pmuv3 *pmuv3_instance_alloc(const struct cpumask *cpus);
+void pmuv3_instance_free(struct pmuv3 *pmuv3);
+int pmuv3_instance_add(struct pmuv3 *pmuv3, struct device *parent,
+		       const char *name);
 void pmuv3_on_each_cpu(smp_call_func_t fn, void *info);
+
+/* acpi.c */
+#ifdef CONFIG_ACPI
+void pmuv3_acpi_probe(void);
+#else
+static inline void pmuv3_acpi_probe(void)
+{
+}
+#endif
 
 /* pmu.c */
 void pmuv3_pmu_init(struct pmuv3 *pmuv3);

@@ -2,7 +2,8 @@
 /*
  * Finding the PMUs: each device tree PMU node (the generic
  * "arm,armv8-pmuv3" or a per-core compatible) becomes one PMU instance for
- * the CPUs its interrupt reaches.  Probing reads the PMU's shape on one of
+ * the CPUs its interrupt reaches; on ACPI systems acpi.c makes one
+ * instance per kind of CPU.  Probing reads the PMU's shape on one of
  * those CPUs (ID_AA64DFR0_EL1.PMUVer, PMCR_EL0.N, PMCEID0/1_EL0,
  * PMMIR_EL1), requests the overflow interrupt, brings every CPU's PMU to a
  * known state through the CPU hotplug STARTING callbacks, and registers the
@@ -124,18 +125,36 @@ static int pmuv3_of_cpus(struct platform_device *pdev, int irq,
 	return 0;
 }
 
-/*
- * The overflow interrupt: one PPI for all CPUs, or one SPI per CPU in the
- * order of @pmuv3->cpus.  A PMU without one still counts (32-bit counts
- * may then wrap unseen) but cannot sample.
- */
-static int pmuv3_request_irqs(struct platform_device *pdev,
-			      struct pmuv3 *pmuv3)
+/* Free the overflow interrupts that pmuv3_request_irqs() got. */
+static void pmuv3_free_irqs(struct pmuv3 *pmuv3)
 {
-	int i = 0, cpu, irq, ret;
+	struct pmuv3_cpu *pc;
+	int cpu;
+
+	if (pmuv3->irq_percpu) {
+		free_percpu_irq(pmuv3->irq, pmuv3->cpu);
+		return;
+	}
+	for_each_cpu(cpu, &pmuv3->cpus) {
+		pc = per_cpu_ptr(pmuv3->cpu, cpu);
+		if (pc->irq_requested)
+			free_irq(pc->irq, pc);
+		pc->irq_requested = false;
+	}
+}
+
+/*
+ * The overflow interrupt: one PPI for all CPUs (@pmuv3->irq), or one SPI
+ * per CPU (each struct pmuv3_cpu's irq).  A PMU without one still counts
+ * (32-bit counts may then wrap unseen) but cannot sample.
+ */
+static int pmuv3_request_irqs(struct pmuv3 *pmuv3)
+{
+	struct pmuv3_cpu *pc;
+	int cpu, ret;
 
 	if (pmuv3->irq <= 0) {
-		dev_warn(&pdev->dev, "no overflow interrupt\n");
+		pr_warn("pmuv3: %s: no overflow interrupt\n", pmuv3->name);
 		pmuv3->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
 		return 0;
 	}
@@ -145,19 +164,19 @@ static int pmuv3_request_irqs(struct platform_device *pdev,
 					  "arm-pmu", pmuv3->cpu);
 	}
 	for_each_cpu(cpu, &pmuv3->cpus) {
-		irq = platform_get_irq(pdev, i++);
-		if (irq < 0)
-			return irq;
-		irq_set_status_flags(irq, IRQ_NOAUTOEN);
-		ret = irq_force_affinity(irq, cpumask_of(cpu));
+		pc = per_cpu_ptr(pmuv3->cpu, cpu);
+		irq_set_status_flags(pc->irq, IRQ_NOAUTOEN);
+		ret = irq_force_affinity(pc->irq, cpumask_of(cpu));
 		if (!ret)
-			ret = devm_request_irq(&pdev->dev, irq,
-					       pmuv3_overflow_irq,
-					       IRQF_NOBALANCING | IRQF_NO_THREAD,
-					       "arm-pmu", per_cpu_ptr(pmuv3->cpu, cpu));
-		if (ret)
+			ret = request_irq(pc->irq, pmuv3_overflow_irq,
+					  IRQF_NOBALANCING | IRQF_NO_THREAD,
+					  "arm-pmu", pc);
+		if (ret) {
+			pmuv3_free_irqs(pmuv3);
 			return ret;
-		enable_irq(irq);
+		}
+		pc->irq_requested = true;
+		enable_irq(pc->irq);
 	}
 	return 0;
 }
@@ -202,57 +221,61 @@ static void pmuv3_set_name(struct pmuv3 *pmuv3, const char *base)
 		strscpy(pmuv3->name, base, sizeof(pmuv3->name));
 }
 
-static int pmuv3_alloc_cpus(struct pmuv3 *pmuv3)
-{
-	int cpu;
-
-	pmuv3->cpu = alloc_percpu(struct pmuv3_cpu);
-	if (!pmuv3->cpu)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(pmuv3->cpu, cpu)->pmuv3 = pmuv3;
-	return 0;
-}
-
-/* A dynamic type, numbered as on stock (8 for the first PMU). */
-static int pmuv3_register(struct pmuv3 *pmuv3)
-{
-	return perf_pmu_register(&pmuv3->pmu, pmuv3->name, -1);
-}
-
-static int pmuv3_probe(struct platform_device *pdev)
+/* A new instance for @cpus, for the caller to give its interrupts. */
+struct pmuv3 *pmuv3_instance_alloc(const struct cpumask *cpus)
 {
 	struct pmuv3 *pmuv3;
+	int cpu;
+
+	pmuv3 = kzalloc(sizeof(*pmuv3), GFP_KERNEL);
+	if (!pmuv3)
+		return NULL;
+	pmuv3->cpu = alloc_percpu(struct pmuv3_cpu);
+	if (!pmuv3->cpu) {
+		kfree(pmuv3);
+		return NULL;
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(pmuv3->cpu, cpu)->pmuv3 = pmuv3;
+	cpumask_copy(&pmuv3->cpus, cpus);
+	return pmuv3;
+}
+
+/* Undo pmuv3_instance_alloc(), for an instance never added. */
+void pmuv3_instance_free(struct pmuv3 *pmuv3)
+{
+	free_percpu(pmuv3->cpu);
+	kfree(pmuv3);
+}
+
+/*
+ * Bring @pmuv3 up and register it with the core, named @name (with a
+ * suffix if another instance has it) and with sysfs @parent, NULL for
+ * none.  Its CPUs and interrupts are set.
+ */
+int pmuv3_instance_add(struct pmuv3 *pmuv3, struct device *parent,
+		       const char *name)
+{
 	int ret;
 
-	pmuv3 = devm_kzalloc(&pdev->dev, sizeof(*pmuv3), GFP_KERNEL);
-	if (!pmuv3)
-		return -ENOMEM;
-	pmuv3->irq = platform_get_irq_optional(pdev, 0);
-	ret = pmuv3_of_cpus(pdev, pmuv3->irq, &pmuv3->cpus);
-	if (ret)
-		return ret;
-
 	guard(mutex)(&pmuv3_list_lock);
-	pmuv3_set_name(pmuv3, of_device_get_match_data(&pdev->dev));
+	pmuv3_set_name(pmuv3, name);
 	ret = pmuv3_read_shape(pmuv3);
 	if (ret)
 		return ret;
-	ret = pmuv3_alloc_cpus(pmuv3);
+	pmuv3_pmu_init(pmuv3);
+	pmuv3->pmu.parent = parent;
+	ret = pmuv3_request_irqs(pmuv3);
 	if (ret)
 		return ret;
-	pmuv3_pmu_init(pmuv3);
-	pmuv3->pmu.parent = &pdev->dev;
-	ret = pmuv3_request_irqs(pdev, pmuv3);
-	if (ret)
-		goto out_free_irq;
 	ret = cpuhp_state_add_instance(CPUHP_AP_PERF_ARM_STARTING, &pmuv3->node);
 	if (ret)
-		goto out_free_irq;
+		goto out_free_irqs;
 	ret = pmuv3_cpu_pm_register(pmuv3);
 	if (ret)
 		goto out_remove_hp;
-	ret = pmuv3_register(pmuv3);
+	/* a dynamic type, numbered as on stock (8 for the first PMU) */
+	ret = perf_pmu_register(&pmuv3->pmu, pmuv3->name, -1);
 	if (ret)
 		goto out_remove_pm;
 	list_add_tail(&pmuv3->entry, &pmuv3_list);
@@ -263,10 +286,47 @@ out_remove_pm:
 	pmuv3_cpu_pm_unregister(pmuv3);
 out_remove_hp:
 	cpuhp_state_remove_instance(CPUHP_AP_PERF_ARM_STARTING, &pmuv3->node);
-out_free_irq:
-	if (pmuv3->irq_percpu)
-		free_percpu_irq(pmuv3->irq, pmuv3->cpu);
-	free_percpu(pmuv3->cpu);
+out_free_irqs:
+	pmuv3_free_irqs(pmuv3);
+	return ret;
+}
+
+/* The SPIs of a device tree PMU, one per CPU in the order of its CPUs. */
+static int pmuv3_of_irqs(struct platform_device *pdev, struct pmuv3 *pmuv3)
+{
+	int i = 0, cpu, irq;
+
+	if (pmuv3->irq <= 0 || irq_is_percpu_devid(pmuv3->irq))
+		return 0;
+	for_each_cpu(cpu, &pmuv3->cpus) {
+		irq = platform_get_irq(pdev, i++);
+		if (irq < 0)
+			return irq;
+		per_cpu_ptr(pmuv3->cpu, cpu)->irq = irq;
+	}
+	return 0;
+}
+
+static int pmuv3_probe(struct platform_device *pdev)
+{
+	const char *name = of_device_get_match_data(&pdev->dev);
+	struct pmuv3 *pmuv3;
+	cpumask_t cpus;
+	int irq, ret;
+
+	irq = platform_get_irq_optional(pdev, 0);
+	ret = pmuv3_of_cpus(pdev, irq, &cpus);
+	if (ret)
+		return ret;
+	pmuv3 = pmuv3_instance_alloc(&cpus);
+	if (!pmuv3)
+		return -ENOMEM;
+	pmuv3->irq = irq;
+	ret = pmuv3_of_irqs(pdev, pmuv3);
+	if (!ret)
+		ret = pmuv3_instance_add(pmuv3, &pdev->dev, name);
+	if (ret)
+		pmuv3_instance_free(pmuv3);
 	return ret;
 }
 
@@ -322,6 +382,10 @@ static int __init pmuv3_init(void)
 				      pmuv3_cpu_starting, pmuv3_cpu_dying);
 	if (ret)
 		return ret;
-	return platform_driver_register(&pmuv3_driver);
+	ret = platform_driver_register(&pmuv3_driver);
+	if (ret)
+		return ret;
+	pmuv3_acpi_probe();
+	return 0;
 }
 device_initcall(pmuv3_init);

@@ -217,39 +217,43 @@ static void close_all(int *fds, int n)
 		close(fds[n]);
 }
 
+/*
+ * Whether one more write watchpoint fits for @pid on @cpu: 0 when it
+ * opens (it is closed again), else the errno of the refusal.
+ */
+static int one_more(pid_t pid, int cpu)
+{
+	int fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8,
+			 pid, cpu);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 TEST(registers_run_out)
 {
-	int fds[8], n, fd;
+	int fds[8], n;
 
 	n = fill_slots(fds, 8, 0, -1);
 	ASSERT_GE(n, 1);
 	ASSERT_LT(n, 8) TH_LOG("more than 7 watchpoint registers?");
 	EXPECT_EQ(errno, ENOSPC);
 	/* the same CPU's registers: neither a CPU-wide nor a bound one fits */
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, -1, 0);
-	EXPECT_LT(fd, 0);
-	EXPECT_EQ(errno, ENOSPC);
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, 0, 0);
-	EXPECT_LT(fd, 0);
-	EXPECT_EQ(errno, ENOSPC);
+	EXPECT_EQ(one_more(-1, 0), ENOSPC);
+	EXPECT_EQ(one_more(0, 0), ENOSPC);
 	/* another task has registers of its own */
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8,
-		     getppid(), -1);
-	EXPECT_GE(fd, 0);
-	if (fd >= 0)
-		close(fd);
+	EXPECT_EQ(one_more(getppid(), -1), 0);
 	/* one closed, one free */
 	close(fds[n - 1]);
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, 0, -1);
-	EXPECT_GE(fd, 0);
-	if (fd >= 0)
-		close(fd);
+	EXPECT_EQ(one_more(0, -1), 0);
 	close_all(fds, n - 1);
 }
 
 TEST(cpu_bound_registers)
 {
-	int fds[8], n, m, fd;
+	int fds[8], n, m;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
@@ -257,29 +261,16 @@ TEST(cpu_bound_registers)
 	n = fill_slots(fds, 8, 0, 0);
 	ASSERT_GE(n, 1);
 	EXPECT_EQ(errno, ENOSPC);
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, 0, 1);
-	EXPECT_GE(fd, 0);
-	if (fd >= 0)
-		close(fd);
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, -1, 1);
-	EXPECT_GE(fd, 0);
-	if (fd >= 0)
-		close(fd);
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, 0, -1);
-	EXPECT_LT(fd, 0);
-	EXPECT_EQ(errno, ENOSPC);
+	EXPECT_EQ(one_more(0, 1), 0);
+	EXPECT_EQ(one_more(-1, 1), 0);
+	EXPECT_EQ(one_more(0, -1), ENOSPC);
 	close_all(fds, n);
 
 	/* CPU 0's own breakpoints take the registers from every task */
 	m = fill_slots(fds, 8, -1, 0);
 	EXPECT_EQ(m, n);
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, 0, -1);
-	EXPECT_LT(fd, 0);
-	EXPECT_EQ(errno, ENOSPC);
-	fd = open_bp(&watched[0], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8, 0, 1);
-	EXPECT_GE(fd, 0);
-	if (fd >= 0)
-		close(fd);
+	EXPECT_EQ(one_more(0, -1), ENOSPC);
+	EXPECT_EQ(one_more(0, 1), 0);
 	close_all(fds, m);
 }
 

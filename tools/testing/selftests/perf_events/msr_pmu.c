@@ -151,33 +151,30 @@ TEST_F(msr, tsc_per_cpu)
 	close(fd);
 }
 
+/* tsc with one thing it cannot do: each is refused with EINVAL */
+static const struct perf_event_attr msr_refused[] = {
+	{ .sample_period = 1000 },
+	{ .freq = 1, .sample_freq = 100 },
+	{ .exclude_kernel = 1 },
+	{ .exclude_user = 1 },
+	{ .exclude_hv = 1 },
+	{ .exclude_idle = 1 },
+	{ .config = 0x100 },
+	{ .config = ~0ULL },
+};
+
 TEST_F(msr, refusals)
 {
 	struct perf_event_attr attr;
+	size_t i;
 
-	msr_attr(&attr, self->type, 0);
-	attr.sample_period = 1000;
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
-	msr_attr(&attr, self->type, 0);
-	attr.freq = 1;
-	attr.sample_freq = 100;
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
-	msr_attr(&attr, self->type, 0);
-	attr.exclude_kernel = 1;
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
-	msr_attr(&attr, self->type, 0);
-	attr.exclude_user = 1;
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
-	msr_attr(&attr, self->type, 0);
-	attr.exclude_hv = 1;
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
-	msr_attr(&attr, self->type, 0);
-	attr.exclude_idle = 1;
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
-	msr_attr(&attr, self->type, 0x100);
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
-	msr_attr(&attr, self->type, ~0ULL);
-	EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL);
+	for (i = 0; i < ARRAY_SIZE(msr_refused); i++) {
+		attr = msr_refused[i];
+		attr.size = sizeof(attr);
+		attr.type = self->type;
+		EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL)
+			TH_LOG("case %zu", i);
+	}
 }
 
 /* Events the CPU lacks are refused; those it has have a sysfs name. */

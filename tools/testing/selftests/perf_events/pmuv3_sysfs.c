@@ -2,7 +2,7 @@
 /*
  * What the arm64 PMUv3 PMU shows in sysfs: format/ with stock's bit
  * positions, events/ with only events that open and count, caps/ and
- * cpus.
+ * cpus; on an ACPI system, the PMU's name and place.
  */
 #include "pmuv3_helpers.h"
 #include "../kselftest_harness.h"
@@ -104,6 +104,33 @@ TEST_F(pmuv3, caps_and_cpus)
 	ASSERT_EQ(0, read_line(self->dir, "cpus", buf, sizeof(buf)));
 	EXPECT_NE(0, strlen(buf));
 	EXPECT_LT(PERF_TYPE_MAX - 1, self->pmu.type);
+}
+
+/*
+ * Booted with ACPI tables, the PMU is armv8_pmuv3_<n> and has no parent
+ * device: its sysfs directory is /sys/devices/<name>, and it serves every
+ * online CPU of this homogeneous machine.
+ */
+TEST_F(pmuv3, acpi_name_and_place)
+{
+	long last = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	char path[512], real[PATH_MAX], buf[256];
+	int matched, n = -1;
+
+	if (access("/sys/firmware/acpi/tables", F_OK))
+		SKIP(return, "not booted with ACPI");
+	matched = sscanf(self->pmu.name, "armv8_pmuv3_%d", &n);
+	EXPECT_EQ(1, matched) TH_LOG("%s", self->pmu.name);
+	EXPECT_EQ(0, n);
+	ASSERT_NE(NULL, realpath(self->dir, real));
+	snprintf(path, sizeof(path), "/sys/devices/%s", self->pmu.name);
+	EXPECT_STREQ(path, real);
+	ASSERT_EQ(0, read_line(self->dir, "cpus", buf, sizeof(buf)));
+	if (last)
+		snprintf(path, sizeof(path), "0-%ld", last);
+	else
+		snprintf(path, sizeof(path), "0");
+	EXPECT_STREQ(path, buf);
 }
 
 /* A threshold needs FEAT_PMUv3_TH: beyond threshold_max it is EINVAL. */
