@@ -459,29 +459,25 @@ TEST(leader_closed_members_go_on)
  */
 TEST(other_task_and_its_exit)
 {
-	int go[2], done[2], fd;
+	int go, done, fd;
 	int64_t live, final;
-	char c = 0;
 	pid_t pid;
 
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(done));
-	pid = fork();
+	pid = fork_held_done(&go, &done);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		/* ready, wait, fault NPAGES pages, report, wait, more, exit */
-		if (write(done[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(1);
+		child_done(done);
+		child_wait(go);
 		touch_fresh_pages(NPAGES);
-		if (write(done[1], &c, 1) != 1)
-			_exit(1);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
+		child_done(done);
+		child_wait(go);
 		touch_fresh_pages(NPAGES);
 		_exit(0);
 	}
 	/* open once the child is blocked: its start-up faults are done */
-	ASSERT_EQ(1, read(done[0], &c, 1));
+	ASSERT_EQ(0, step_child(go));
+	ASSERT_EQ(0, wait_child(done));
 	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS_MIN, pid, -1, 0);
 	if (fd == -EACCES) {
 		kill(pid, SIGKILL);
@@ -494,19 +490,20 @@ TEST(other_task_and_its_exit)
 	touch_fresh_pages(4 * NPAGES);
 	EXPECT_EQ(0, read_count(fd));
 
-	ASSERT_EQ(1, write(go[1], &c, 1));
-	ASSERT_EQ(1, read(done[0], &c, 1));
+	ASSERT_EQ(0, step_child(go));
+	ASSERT_EQ(0, wait_child(done));
 	live = read_count(fd);
 	EXPECT_LE(NPAGES, live);
 	EXPECT_GT(4 * NPAGES, live);
 
-	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, release_child(go));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	final = read_count(fd);
 	EXPECT_LE(live + NPAGES, final);
 	/* nothing counts any more */
 	touch_fresh_pages(NPAGES);
 	EXPECT_EQ(final, read_count(fd));
+	close(done);
 	close(fd);
 }
 
