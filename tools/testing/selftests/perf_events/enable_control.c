@@ -131,7 +131,7 @@ TEST(prctl_leaves_events_others_attached)
 	}
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, step_child(go));
-	ASSERT_EQ(0, wait_child(done));
+	ASSERT_EQ(0, await_child(done));
 	EXPECT_LT(30 * 1000000LL, read_count(fd));
 	ASSERT_EQ(0, release_child(go));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
@@ -166,7 +166,7 @@ TEST(prctl_reaches_events_on_other_tasks)
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
 	before = read_count(fd);
 	ASSERT_EQ(0, release_child(go));
-	ASSERT_EQ(0, wait_child(done));
+	ASSERT_EQ(0, await_child(done));
 	EXPECT_EQ(before, read_count(fd));
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
@@ -224,7 +224,7 @@ TEST(prctl_reaches_inherited_copies)
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
 	a = read_count(fd);
 	ASSERT_EQ(0, step_child(go));
-	ASSERT_EQ(0, wait_child(done));
+	ASSERT_EQ(0, await_child(done));
 	b = read_count(fd);
 	EXPECT_EQ(a, b);
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));

@@ -118,7 +118,7 @@ static inline int write_int_file(const char *path, long val)
  * child returns 0 once released (it exits at once if the parent gave up);
  * the parent gets the child's pid, or -1 on failure.  In the parent, *@go
  * is what step_child() and release_child() write to and *@done (when not
- * NULL) what wait_child() reads; in the child, *@done is what child_done()
+ * NULL) what await_child() reads; in the child, *@done is what child_done()
  * writes to and *@go what child_wait() reads.  Tests use it to attach
  * events to a child before it runs, then to walk it through steps.
  */
@@ -186,7 +186,7 @@ static inline int release_child(int go)
 }
 
 /* Wait for the child's next child_done(); 0 or -1. */
-static inline int wait_child(int done)
+static inline int await_child(int done)
 {
 	char c;
 

@@ -477,7 +477,7 @@ TEST(other_task_and_its_exit)
 	}
 	/* open once the child is blocked: its start-up faults are done */
 	ASSERT_EQ(0, step_child(go));
-	ASSERT_EQ(0, wait_child(done));
+	ASSERT_EQ(0, await_child(done));
 	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS_MIN, pid, -1, 0);
 	if (fd == -EACCES) {
 		kill(pid, SIGKILL);
@@ -491,7 +491,7 @@ TEST(other_task_and_its_exit)
 	EXPECT_EQ(0, read_count(fd));
 
 	ASSERT_EQ(0, step_child(go));
-	ASSERT_EQ(0, wait_child(done));
+	ASSERT_EQ(0, await_child(done));
 	live = read_count(fd);
 	EXPECT_LE(NPAGES, live);
 	EXPECT_GT(4 * NPAGES, live);
