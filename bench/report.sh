@@ -3,18 +3,36 @@
 # Read a guest console log and print one line per suite: KUnit suites from
 # their KTAP summary, kselftest programs from the harness totals.  A program
 # that printed no totals (crash, timeout) counts as one failure, and so does
-# any BUG, WARNING, KASAN or lockdep report of the kernel in the log.
+# any BUG, WARNING, KASAN or lockdep report of the kernel in the log.  On
+# debug kernels a kmemleak report after the tests fails the "kmemleak" line,
+# but for objects allocated by the functions of bench/known-base-leaks.
 # Usage: report.sh LABEL LOG [SKIPLIST]; appends "pass fail skip" to $TALLY.
 . "$(dirname "$0")/lib.sh"
 
 label=$1 logfile=$2 skiplist=${3:-/dev/null}
-awk -v label="$label" -v tally="${TALLY:-/dev/null}" -v skiplist="$skiplist" '
+awk -v label="$label" -v tally="${TALLY:-/dev/null}" -v skiplist="$skiplist" \
+	-v leaklist="$(dirname "$0")/known-base-leaks" '
 BEGIN {
 	while ((getline l < skiplist) > 0) {
 		split(l, f, " ")
 		if (f[1] != "" && substr(f[1], 1, 1) != "#")
 			known[f[1]] = substr(l, length(f[1]) + 2)
 	}
+	while ((getline l < leaklist) > 0) {
+		split(l, f, " ")
+		if (f[1] != "" && substr(f[1], 1, 1) != "#")
+			leakknown[f[1]] = 1
+	}
+}
+# one kmemleak object read: count it, as ours or as known
+function leak_close() {
+	if (obj == "")
+		return
+	if (objknown != "")
+		leakbase++
+	else if (!leaks++)
+		leakfirst = obj " (" objfirst ")"
+	obj = ""; objfirst = ""
 }
 function out(name, p, f, s, note) {
 	if (name in known && f > 0) {
@@ -25,13 +43,29 @@ function out(name, p, f, s, note) {
 	       f ? "FAIL" : "ok  ", p, f, s, note
 	P += p; F += f; S += s
 }
-# KUnit: "# perf_attr: pass:5 fail:0 skip:0 total:5"
-/^# [A-Za-z0-9_]+: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+/ {
-	line = $0; sub(/^# /, "", line)
-	split(line, a, /[: ]+/)
-	if (a[1] == "Totals")
-		next
-	out("kunit:" a[1], a[3] + 0, a[5] + 0, a[7] + 0, "")
+# KUnit: a suite opens with "    # Subtest: NAME", its cases are the lines
+# "    ok N case" (or "not ok", "# SKIP") and it closes with "ok N NAME".  The
+# summary line "# NAME: pass:..." is not used: KUnit prints it only for
+# suites of two or more cases.
+prog == "" && /^    # Subtest: / { ksuite = $3; kp = kf = ks = 0; next }
+prog == "" && ksuite != "" && /^    (not )?ok [0-9]+ / {
+	if ($0 ~ / # SKIP/)
+		ks++
+	else if ($1 == "not")
+		kf++
+	else
+		kp++
+	next
+}
+prog == "" && ksuite != "" && /^(not )?ok [0-9]+ / {
+	if (($1 == "not" ? $4 : $3) == ksuite) {
+		if (kp + kf + ks == 0 && $1 == "not")
+			kf = 1
+		else if (kp + kf + ks == 0 && $0 ~ / # SKIP/)
+			ks = 1
+		out("kunit:" ksuite, kp, kf, ks, "")
+		ksuite = ""
+	}
 	next
 }
 /^@@BENCH-BEGIN / { prog = $2; totals = 0; next }
@@ -58,16 +92,35 @@ prog != "" && /# Totals: pass:/ {
 	next
 }
 /^@@BENCH-DONE/ { done = 1 }
+# kmemleak (debug kernels): the objects of the report after the tests; one
+# whose backtrace names a function of the known list is counted apart
+/^@@BENCH-KMEMLEAK-BEGIN/ { inleak = 1; leaks = 0; next }
+/^@@BENCH-KMEMLEAK-END/ { inleak = 0; leakdone = 1; leak_close(); next }
+inleak && /^unreferenced object / { leak_close(); obj = $3; objknown = ""; next }
+inleak && obj != "" && /\[<[0-9a-f]+>\]/ {
+	fn = $NF; sub(/\+.*/, "", fn)
+	if (fn in leakknown)
+		objknown = fn
+	else if (objfirst == "" && fn !~ /^(kmemleak|__kmalloc|kmalloc|kzalloc|kvmalloc|__kvmalloc|kmem_cache|__kmem_cache|slab_|__slab|__alloc|alloc_pages|__do_kmalloc|kasan)/)
+		objfirst = fn
+	next
+}
 # complaints of the kernel itself: any of these fails the run
-/(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak:|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic)/ {
+/(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak: (Memory pool empty|Kernel memory leak detector disabled|Cannot)|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic)/ {
 	if (!nsplat++)
 		first_splat = $0
 }
 END {
+	if (ksuite != "")
+		out("kunit:" ksuite, kp, 1, ks, " (suite did not finish)")
 	if (prog != "")
 		out(prog, 0, 1, 0, " (guest died while it ran)")
 	if (!done)
 		out("guest", 0, 1, 0, " (the guest did not finish its run)")
+	if (leakdone && leaks)
+		out("kmemleak", 0, 1, 0, " (" leaks " leaked objects; first: " leakfirst ")")
+	else if (leakdone)
+		out("kmemleak", 1, 0, 0, " (no leak" (leakbase ? "; " leakbase " of the base, known" : "") ")")
 	if (nsplat)
 		out("kernel-log", 0, 1, 0, " (" nsplat " splat lines; first: " first_splat ")")
 	else

@@ -426,6 +426,92 @@ void perf_event_remove(struct perf_event *event)
 	perf_ctx_call(event->ctx, event, remove_fn, NULL);
 }
 
+/*
+ * Lock the context of @event.  perf_pmu_migrate_context() may move a CPU
+ * event to another CPU's context while we wait for the mutex: retry until
+ * the context locked is still the event's.  CPU contexts are never freed,
+ * and a task event never changes context.
+ */
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
+{
+	struct perf_event_context *ctx;
+
+	for (;;) {
+		ctx = READ_ONCE(event->ctx);
+		mutex_lock(&ctx->mutex);
+		if (READ_ONCE(event->ctx) == ctx)
+			return ctx;
+		mutex_unlock(&ctx->mutex);
+	}
+}
+
+/* Move a removed CPU event to the context of @cpu; both mutexes held. */
+static void migrate_one(struct perf_event *event, int cpu,
+			struct perf_event_context *dst)
+{
+	struct perf_event_pmu_context *old = event->pmu_ctx;
+
+	perf_ctx_put(event->ctx);
+	event->cpu = cpu;
+	refcount_inc(&dst->refcount);
+	WRITE_ONCE(event->ctx, dst);
+	event->pmu_ctx = perf_pmu_ctx_get(old->pmu, dst, cpu);
+	perf_pmu_ctx_put(old);
+}
+
+/*
+ * Move the events of @pmu from the context of CPU @src_cpu to that of
+ * @dst_cpu, groups whole, keeping their counts, times and states: for
+ * PMUs whose counters CPUs share (uncore, scoped PMUs) when the CPU that
+ * carried the events goes offline.  Sleeps; takes both contexts' mutexes.
+ */
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
+{
+	struct perf_event_context *src = &per_cpu_ptr(&perf_cpu_ctx, src_cpu)->ctx;
+	struct perf_event_context *dst = &per_cpu_ptr(&perf_cpu_ctx, dst_cpu)->ctx;
+	struct perf_event *event, *tmp;
+	LIST_HEAD(moving);
+
+	if (src == dst)
+		return;
+	if (src < dst) {
+		mutex_lock(&src->mutex);
+		mutex_lock_nested(&dst->mutex, SINGLE_DEPTH_NESTING);
+	} else {
+		mutex_lock(&dst->mutex);
+		mutex_lock_nested(&src->mutex, SINGLE_DEPTH_NESTING);
+	}
+	list_for_each_entry(event, &src->event_list, event_entry) {
+		if (event->pmu_ctx->pmu == pmu)
+			list_add_tail(&event->migrate_entry, &moving);
+	}
+	/* siblings leave before their leaders, which would free them */
+	list_for_each_entry(event, &moving, migrate_entry) {
+		if (event->group_leader != event)
+			perf_event_remove(event);
+	}
+	list_for_each_entry(event, &moving, migrate_entry) {
+		if (event->group_leader == event)
+			perf_event_remove(event);
+	}
+	list_for_each_entry(event, &moving, migrate_entry)
+		migrate_one(event, dst_cpu, dst);
+	/* and come back after them, to join their groups */
+	list_for_each_entry(event, &moving, migrate_entry) {
+		if (event->group_leader == event)
+			perf_event_install(event);
+	}
+	list_for_each_entry_safe(event, tmp, &moving, migrate_entry) {
+		if (event->group_leader != event)
+			perf_event_install(event);
+	}
+	list_for_each_entry_safe(event, tmp, &moving, migrate_entry)
+		list_del_init(&event->migrate_entry);
+	mutex_unlock(&src->mutex);
+	mutex_unlock(&dst->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
+
 static void owner_detach(struct perf_event *event)
 {
 	struct task_struct *owner;
@@ -448,11 +534,11 @@ static void owner_detach(struct perf_event *event)
 
 int perf_event_release_kernel(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 
 	owner_detach(event);
 	perf_inherit_release(event);
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	perf_event_remove(event);
 	mutex_unlock(&ctx->mutex);
 	perf_event_put(event);
@@ -511,9 +597,9 @@ static void event_disable_locked(struct perf_event *event)
 
 void perf_event_enable(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	event_enable_locked(event);
 	mutex_unlock(&ctx->mutex);
 }
@@ -521,9 +607,9 @@ EXPORT_SYMBOL_GPL(perf_event_enable);
 
 void perf_event_disable(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	event_disable_locked(event);
 	mutex_unlock(&ctx->mutex);
 }
@@ -535,11 +621,11 @@ EXPORT_SYMBOL_GPL(perf_event_disable);
  */
 struct perf_event **perf_group_get(struct perf_event *event, int *nr)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 	struct perf_event *leader, *sibling, **members;
 	int n = 0, i;
 
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	leader = event->group_leader;
 	members = kcalloc(1 + leader->nr_siblings, sizeof(*members),
 			  GFP_KERNEL);
@@ -571,11 +657,11 @@ void perf_group_put(struct perf_event **members, int nr)
 void perf_event_for_group(struct perf_event *event, bool group,
 			  void (*op)(struct perf_event *event))
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 	struct perf_event *sibling, **members;
 	int nr, i;
 
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	if (!group) {
 		op(event);
 	} else {
@@ -830,7 +916,8 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	event = perf_event_alloc(attr, cpu, task, NULL, handler, context);
 	if (IS_ERR(event))
 		return event;
-	ctx = task ? perf_ctx_get_task(task) : perf_ctx_get_cpu(cpu);
+	/* a scoped PMU may have placed the event on another CPU */
+	ctx = task ? perf_ctx_get_task(task) : perf_ctx_get_cpu(event->cpu);
 	if (IS_ERR(ctx)) {
 		err = PTR_ERR(ctx);
 		goto free;

@@ -34,8 +34,9 @@
  *  - system calls (open, read, ioctl, close) sleep on ctx->mutex and reach
  *    the CPU where a context is live through perf_ctx_call();
  *  - the context switch hooks run with IRQs off and take ctx->lock;
- *  - the scheduler tick (IRQs off) rotates the flexible groups of this
- *    CPU's contexts when a PMU is overcommitted;
+ *  - a PMU's per-CPU rotation hrtimer (hard IRQ) rotates the flexible
+ *    groups of that PMU in this CPU's live contexts while the PMU is
+ *    overcommitted (sched.c);
  *  - the CPU hotplug callbacks run on the CPU concerned;
  *  - software event hooks run in any context with preemption off and only
  *    walk RCU lists of this CPU (sw_event.c);
@@ -100,6 +101,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr,
 void perf_event_free(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
 void perf_event_remove(struct perf_event *event);
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_event_install_new(struct perf_event *event);
 struct perf_event **perf_group_get(struct perf_event *event, int *nr);
 void perf_group_put(struct perf_event **members, int nr);
@@ -140,7 +142,7 @@ void perf_groups_erase(struct perf_event_context *ctx,
 bool perf_event_fits_cpu(struct perf_event *event);
 void perf_sched_init_boot_cpu(void);
 void perf_cpu_resched(void);
-int perf_mux_interval_ms(void);
+void perf_mux_timer_init(struct perf_cpu_pmu_context *cpc);
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
@@ -161,6 +163,9 @@ void perf_pmu_put(struct pmu *pmu);
 extern struct perf_event_pmu_context *
 perf_pmu_ctx_get(struct pmu *pmu, struct perf_event_context *ctx, int cpu);
 void perf_pmu_ctx_put(struct perf_event_pmu_context *epc);
+int perf_scope_cpu(unsigned int scope, int cpu);
+void perf_pmu_scope_online(unsigned int cpu);
+void perf_pmu_scope_offline(unsigned int cpu);
 
 /* inherit.c */
 void perf_inherit_exit(struct perf_event_context *ctx);

@@ -390,12 +390,12 @@ int perf_sample_check(struct perf_event *event)
 /* REFRESH arms a sampling event for @refresh more overflows, and enables it. */
 int perf_event_refresh(struct perf_event *event, int refresh)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 
 	if (event->attr.inherit || !is_sampling_event(event))
 		return -EINVAL;
 	atomic_add(refresh, &event->event_limit);
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	perf_event_enable_locked(event);
 	mutex_unlock(&ctx->mutex);
 	return 0;

@@ -6,7 +6,18 @@
  *
  * Locking: pmus_lock (mutex) guards the list and the idr; lookups at event
  * creation walk the list under SRCU so that event_init may sleep.
+ *
+ * PMU scopes: a PMU with a scope (pmu->scope, PERF_PMU_SCOPE_*) has
+ * counters that all the CPUs of a core, die, cluster, package or of the
+ * system share.  Its CPU events count on one designated CPU of each such
+ * group of CPUs, the first to come online, which its sysfs "cpumask" shows;
+ * when that CPU goes offline another online CPU of the group takes over.
+ * perf_scope_cpus[] holds the designated CPUs of each scope: the CPU
+ * hotplug callbacks (serialized by the hotplug lock) write it, event
+ * creation reads it without a lock (an event placed on a CPU that went
+ * offline meanwhile fails with -ENODEV, like any event of an offline CPU).
  */
+#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/idr.h>
 #include <linux/module.h>
@@ -20,24 +31,114 @@ static DEFINE_MUTEX(pmus_lock);
 static DEFINE_IDR(pmu_idr);
 DEFINE_STATIC_SRCU(pmus_srcu);
 static bool pmu_bus_running;
-/* the shortest perf_event_mux_interval_ms of all PMUs (pmus_lock) */
-static int pmu_mux_ms = PERF_MUX_DEFAULT_MS;
 
-/* How often flexible groups rotate when a PMU is overcommitted. */
-int perf_mux_interval_ms(void)
+static struct cpumask perf_scope_cpus[PERF_PMU_MAX_SCOPE];
+
+/*
+ * The CPUs that share the counters of a PMU of @scope with @cpu, widest
+ * scope first: the system, a package, a cluster, a die, a core.
+ */
+static const struct cpumask *scope_group(unsigned int scope, int cpu)
 {
-	return READ_ONCE(pmu_mux_ms);
+	if (scope == PERF_PMU_SCOPE_SYS_WIDE)
+		return cpu_online_mask;
+	if (scope == PERF_PMU_SCOPE_PKG)
+		return topology_core_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_CLUSTER)
+		return topology_cluster_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_DIE)
+		return topology_die_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_CORE)
+		return topology_sibling_cpumask(cpu);
+	return NULL;
 }
 
-static void pmu_mux_update(void)
+static bool pmu_has_scope(struct pmu *pmu)
 {
-	struct pmu *pmu;
-	int ms = INT_MAX;
+	return pmu->scope > PERF_PMU_SCOPE_NONE &&
+	       pmu->scope < PERF_PMU_MAX_SCOPE;
+}
 
-	lockdep_assert_held(&pmus_lock);
-	list_for_each_entry(pmu, &pmus, entry)
-		ms = min(ms, pmu->hrtimer_interval_ms);
-	WRITE_ONCE(pmu_mux_ms, ms == INT_MAX ? PERF_MUX_DEFAULT_MS : ms);
+/* The CPU designated for the group of @cpu in @scope, or nr_cpu_ids. */
+int perf_scope_cpu(unsigned int scope, int cpu)
+{
+	const struct cpumask *group = scope_group(scope, cpu);
+
+	if (!group)
+		return nr_cpu_ids;
+	return cpumask_any_and(group, &perf_scope_cpus[scope]);
+}
+
+/* Hotplug, @cpu online: the first of its group in a scope is designated. */
+void perf_pmu_scope_online(unsigned int cpu)
+{
+	unsigned int scope;
+
+	for (scope = PERF_PMU_SCOPE_NONE + 1; scope < PERF_PMU_MAX_SCOPE;
+	     scope++) {
+		if (!cpumask_intersects(scope_group(scope, cpu),
+					&perf_scope_cpus[scope]))
+			cpumask_set_cpu(cpu, &perf_scope_cpus[scope]);
+	}
+}
+
+/* Another online CPU of the group of @cpu in @scope, or nr_cpu_ids. */
+static int scope_heir(unsigned int scope, unsigned int cpu)
+{
+	int other;
+
+	for_each_cpu_and(other, scope_group(scope, cpu), cpu_online_mask) {
+		if (other != cpu)
+			return other;
+	}
+	return nr_cpu_ids;
+}
+
+/*
+ * Hotplug, @cpu about to go offline (still online): where it was the
+ * designated CPU, another online CPU of its group takes over, and the CPU
+ * events of the PMUs of that scope move there.
+ */
+void perf_pmu_scope_offline(unsigned int cpu)
+{
+	unsigned int scope;
+	struct pmu *pmu;
+	int heir, idx;
+
+	for (scope = PERF_PMU_SCOPE_NONE + 1; scope < PERF_PMU_MAX_SCOPE;
+	     scope++) {
+		if (!cpumask_test_and_clear_cpu(cpu, &perf_scope_cpus[scope]))
+			continue;
+		heir = scope_heir(scope, cpu);
+		if (heir >= nr_cpu_ids)
+			continue;
+		cpumask_set_cpu(heir, &perf_scope_cpus[scope]);
+		idx = srcu_read_lock(&pmus_srcu);
+		list_for_each_entry_srcu(pmu, &pmus, entry,
+					 srcu_read_lock_held(&pmus_srcu)) {
+			if (pmu->scope == scope)
+				perf_pmu_migrate_context(pmu, cpu, heir);
+		}
+		srcu_read_unlock(&pmus_srcu, idx);
+	}
+}
+
+/*
+ * A CPU event of a scoped PMU goes to the designated CPU of the group of
+ * the CPU it asked for; -ENODEV if that group has none online.
+ */
+static int pmu_scope_place(struct pmu *pmu, struct perf_event *event)
+{
+	int cpu;
+
+	if (!pmu_has_scope(pmu) || event->cpu < 0)
+		return 0;
+	cpu = perf_scope_cpu(pmu->scope, event->cpu);
+	if (cpu >= nr_cpu_ids)
+		return -ENODEV;
+	event->cpu = cpu;
+	event->event_caps |= PERF_EV_CAP_READ_SCOPE;
+	return 0;
 }
 
 /* PMU disable nests per CPU; only the outermost calls the driver. */
@@ -87,20 +188,67 @@ static ssize_t perf_event_mux_interval_ms_store(struct device *dev,
 		return ret;
 	if (ms < 1)
 		return -EINVAL;
-	mutex_lock(&pmus_lock);
+	/* running rotation timers take it at their next expiry */
 	WRITE_ONCE(pmu->hrtimer_interval_ms, ms);
-	pmu_mux_update();
-	mutex_unlock(&pmus_lock);
 	return count;
 }
 static DEVICE_ATTR_RW(perf_event_mux_interval_ms);
 
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *page)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return cpumap_print_to_pagebuf(true, page,
+				       &perf_scope_cpus[pmu->scope]);
+}
+static DEVICE_ATTR_RO(cpumask);
+
+/* Does a driver's own unnamed attribute group have a file called @name? */
+static bool pmu_driver_has(struct pmu *pmu, const char *name)
+{
+	const struct attribute_group **grp;
+	struct attribute **attr;
+
+	for (grp = pmu->attr_groups; grp && *grp; grp++) {
+		if ((*grp)->name || !(*grp)->attrs)
+			continue;
+		for (attr = (*grp)->attrs; *attr; attr++) {
+			if (!strcmp((*attr)->name, name))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* "cpumask" only for a scoped PMU whose driver does not show its own. */
+static umode_t pmu_dev_is_visible(struct kobject *kobj, struct attribute *attr,
+				  int n)
+{
+	struct pmu *pmu = dev_get_drvdata(kobj_to_dev(kobj));
+
+	if (attr == &dev_attr_cpumask.attr &&
+	    (!pmu_has_scope(pmu) || pmu_driver_has(pmu, "cpumask")))
+		return 0;
+	return attr->mode;
+}
+
 static struct attribute *pmu_dev_attrs[] = {
 	&dev_attr_type.attr,
 	&dev_attr_perf_event_mux_interval_ms.attr,
+	&dev_attr_cpumask.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(pmu_dev);
+
+static const struct attribute_group pmu_dev_group = {
+	.attrs = pmu_dev_attrs,
+	.is_visible = pmu_dev_is_visible,
+};
+
+static const struct attribute_group *pmu_dev_groups[] = {
+	&pmu_dev_group,
+	NULL,
+};
 
 static const struct bus_type pmu_bus = {
 	.name = "event_source",
@@ -148,6 +296,14 @@ static void pmu_dev_del(struct pmu *pmu)
 
 static void pmu_free_percpu(struct pmu *pmu)
 {
+	int cpu;
+
+	/* the rotation timers exist once both allocations succeeded */
+	if (pmu->cpu_pmu_context && pmu->pmu_disable_count) {
+		for_each_possible_cpu(cpu)
+			hrtimer_cancel(&per_cpu_ptr(pmu->cpu_pmu_context,
+						    cpu)->hrtimer);
+	}
 	free_percpu(pmu->pmu_disable_count);
 	free_percpu(pmu->cpu_pmu_context);
 }
@@ -173,6 +329,7 @@ static int pmu_alloc_percpu(struct pmu *pmu)
 		INIT_LIST_HEAD(&cpc->epc.pinned_active);
 		INIT_LIST_HEAD(&cpc->epc.flexible_active);
 		atomic_set(&cpc->epc.refcount, 1);
+		perf_mux_timer_init(cpc);
 	}
 	return 0;
 }
@@ -215,7 +372,6 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 		}
 	}
 	list_add_tail_rcu(&pmu->entry, &pmus);
-	pmu_mux_update();
 	ret = 0;
 out:
 	mutex_unlock(&pmus_lock);
@@ -256,14 +412,20 @@ static int pmu_try_init(struct pmu *pmu, struct perf_event *event)
 	}
 	if ((pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE) &&
 	    event_has_any_exclude_flag(event)) {
-		if (event->destroy)
-			event->destroy(event);
-		event->destroy = NULL;
-		event->pmu = NULL;
-		module_put(pmu->module);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto undo;
 	}
+	ret = pmu_scope_place(pmu, event);
+	if (ret)
+		goto undo;
 	return 0;
+undo:
+	if (event->destroy)
+		event->destroy(event);
+	event->destroy = NULL;
+	event->pmu = NULL;
+	module_put(pmu->module);
+	return ret;
 }
 
 /*

@@ -80,14 +80,15 @@ u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {
+	struct perf_event_context *ctx;
 	u64 value, e = 0, r = 0;
 
 	mutex_lock(&event->child_mutex);
 	value = perf_inherit_read(event, &e, &r);
 	mutex_unlock(&event->child_mutex);
-	mutex_lock(&event->ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	value += perf_event_read_count(event, enabled, running);
-	mutex_unlock(&event->ctx->mutex);
+	mutex_unlock(&ctx->mutex);
 	*enabled += e;
 	*running += r;
 	return value;
@@ -162,6 +163,7 @@ static ssize_t read_members(struct perf_event *event,
 	u64 format = event->attr.read_format;
 	u64 enabled = 0, running = 0;
 	u64 stack[5], *values = stack;
+	struct perf_event_context *ctx;
 	ssize_t size;
 	int i;
 
@@ -189,13 +191,13 @@ static ssize_t read_members(struct perf_event *event,
 		if (!values)
 			return -ENOMEM;
 	}
-	mutex_lock(&event->ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	/* a pinned group that could not be scheduled reads as end of file */
 	if (event->state == PERF_EVENT_STATE_ERROR)
 		size = 0;
 	else
 		fill_values(event, members, nr, enabled, running, values);
-	mutex_unlock(&event->ctx->mutex);
+	mutex_unlock(&ctx->mutex);
 	if (size && copy_to_user(buf, values, size))
 		size = -EFAULT;
 	if (values != stack)

@@ -249,11 +249,26 @@ void perf_group_sched_out(struct perf_event *leader)
 }
 
 /*
- * A flexible group could not go on its PMU here: rotate at the next tick.
- * Per CPU, read and written only by this CPU with IRQs off.
+ * Multiplexing.  When a flexible group cannot go on its PMU on this CPU,
+ * the PMU's rotation timer for this CPU starts (the hrtimer of its
+ * perf_cpu_pmu_context, hard IRQ, pinned here).  Every
+ * perf_event_mux_interval_ms of the PMU it moves the PMU's first flexible
+ * group of each live context to the end of the line and schedules the
+ * flexible groups again, so that all get turns; it stops once all of
+ * them fit.  The context switch path only starts it, on a failed group.
+ * cpc->hrtimer_active is read and written on its CPU with IRQs off.
  */
-static DEFINE_PER_CPU(bool, perf_rotate_pending);
-static DEFINE_PER_CPU(unsigned long, perf_rotate_next);
+static void mux_start(struct pmu *pmu)
+{
+	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
+
+	if (cpc->hrtimer_active)
+		return;
+	cpc->hrtimer_active = 1;
+	hrtimer_start(&cpc->hrtimer,
+		      ms_to_ktime(READ_ONCE(pmu->hrtimer_interval_ms)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
 
 static void sched_in_groups(struct perf_event_groups *groups)
 {
@@ -271,7 +286,7 @@ static void sched_in_groups(struct perf_event_groups *groups)
 		if (leader->attr.pinned)
 			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
 		else
-			this_cpu_write(perf_rotate_pending, true);
+			mux_start(leader->pmu_ctx->pmu);
 	}
 }
 
@@ -437,38 +452,76 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	perf_sideband_switch(prev, false);
 }
 
-/* Move the first flexible group of @ctx to the end of the line. */
-static void rotate_flexible(struct perf_event_context *ctx)
+/* Take the active flexible groups of @pmu in @ctx off the PMU. */
+static void pmu_flexible_out(struct perf_event_context *ctx, struct pmu *pmu)
 {
-	struct rb_node *first = rb_first(&ctx->flexible_groups.tree);
-	struct perf_event *leader;
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event, *tmp;
 
-	if (!first)
+	if (!ctx->is_active)
 		return;
-	leader = rb_entry(first, struct perf_event, group_node);
-	perf_groups_erase(ctx, leader);
-	perf_groups_insert(ctx, leader);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->pmu != pmu)
+			continue;
+		perf_pmu_disable(pmu);
+		list_for_each_entry_safe(event, tmp, &epc->flexible_active,
+					 active_list)
+			perf_event_sched_out(event);
+		perf_pmu_enable(pmu);
+	}
 }
 
 /*
- * Multiplexing, from the scheduler tick with IRQs off: when a flexible
- * group could not be scheduled here, every flexible group of the CPU and
- * task contexts leaves its PMU, the first in line of each goes last, and
- * they are scheduled in again, so that all get turns on the PMU.
+ * The first flexible group of @pmu in @ctx goes to the end of the line;
+ * with @waiting, only report whether one of them waits for the PMU.
  */
-void perf_event_task_tick(void)
+static bool pmu_flexible_walk(struct perf_event_context *ctx, struct pmu *pmu,
+			      bool waiting)
 {
+	struct rb_node *node;
+
+	if (!ctx->is_active)
+		return false;
+	for (node = rb_first(&ctx->flexible_groups.tree); node;
+	     node = rb_next(node)) {
+		struct perf_event *leader;
+
+		leader = rb_entry(node, struct perf_event, group_node);
+		if (leader->pmu_ctx->pmu != pmu)
+			continue;
+		if (!waiting) {
+			perf_groups_erase(ctx, leader);
+			perf_groups_insert(ctx, leader);
+			return true;
+		}
+		if (leader->state == PERF_EVENT_STATE_INACTIVE &&
+		    perf_event_fits_cpu(leader))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The rotation timer of a PMU on this CPU (hard IRQ): the flexible groups
+ * of the PMU in the CPU context and in the live task context leave it,
+ * the first in line of each goes last, and the flexible groups are
+ * scheduled in again.  Runs again after the PMU's interval while some of
+ * them still wait.
+ */
+static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
+{
+	struct perf_cpu_pmu_context *cpc =
+		container_of(timer, struct perf_cpu_pmu_context, hrtimer);
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct pmu *pmu = cpc->epc.pmu;
 	struct perf_event_context *task_ctx;
+	bool again;
 
-	perf_sample_tick(cpuctx);
-	if (!__this_cpu_read(perf_rotate_pending) ||
-	    time_before(jiffies, __this_cpu_read(perf_rotate_next)))
-		return;
-	__this_cpu_write(perf_rotate_pending, false);
-	__this_cpu_write(perf_rotate_next,
-			 jiffies + msecs_to_jiffies(perf_mux_interval_ms()));
-
+	/* a timer moved off a CPU that went offline has nothing to do */
+	if (cpc->epc.ctx != &cpuctx->ctx) {
+		cpc->hrtimer_active = 0;
+		return HRTIMER_NORESTART;
+	}
 	raw_spin_lock(&cpuctx->ctx.lock);
 	task_ctx = cpuctx->task_ctx;
 	if (task_ctx)
@@ -476,17 +529,42 @@ void perf_event_task_tick(void)
 	perf_ctx_update_time(&cpuctx->ctx);
 	if (task_ctx) {
 		perf_ctx_update_time(task_ctx);
-		ctx_groups_out(task_ctx, PERF_GROUPS_FLEXIBLE);
-		rotate_flexible(task_ctx);
+		pmu_flexible_out(task_ctx, pmu);
+		pmu_flexible_walk(task_ctx, pmu, false);
 	}
-	ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
-	rotate_flexible(&cpuctx->ctx);
+	pmu_flexible_out(&cpuctx->ctx, pmu);
+	pmu_flexible_walk(&cpuctx->ctx, pmu, false);
 	ctx_groups_in(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
-	if (task_ctx) {
+	if (task_ctx)
 		ctx_groups_in(task_ctx, PERF_GROUPS_FLEXIBLE);
+	again = pmu_flexible_walk(&cpuctx->ctx, pmu, true) ||
+		(task_ctx && pmu_flexible_walk(task_ctx, pmu, true));
+	if (task_ctx)
 		raw_spin_unlock(&task_ctx->lock);
-	}
 	raw_spin_unlock(&cpuctx->ctx.lock);
+
+	if (!again) {
+		cpc->hrtimer_active = 0;
+		return HRTIMER_NORESTART;
+	}
+	hrtimer_forward_now(timer,
+			    ms_to_ktime(READ_ONCE(pmu->hrtimer_interval_ms)));
+	return HRTIMER_RESTART;
+}
+
+/* A PMU's per-CPU rotation timer, at registration. */
+void perf_mux_timer_init(struct perf_cpu_pmu_context *cpc)
+{
+	raw_spin_lock_init(&cpc->hrtimer_lock);
+	hrtimer_init(&cpc->hrtimer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	cpc->hrtimer.function = mux_timer_fn;
+}
+
+/* From the scheduler tick with IRQs off: the sampling side's tick. */
+void perf_event_task_tick(void)
+{
+	perf_sample_tick(this_cpu_ptr(&perf_cpu_ctx));
 }
 
 struct ctx_call {
@@ -649,15 +727,20 @@ static void cpu_ctx_stop(void *unused)
  */
 int perf_event_init_cpu(unsigned int cpu)
 {
-	if (cpu_online(cpu))
+	if (cpu_online(cpu)) {
+		perf_pmu_scope_online(cpu);
 		smp_call_function_single(cpu, cpu_ctx_start, NULL, 1);
+	}
 	return 0;
 }
 
+/* Scoped PMUs' events move to another CPU first, the rest stop. */
 int perf_event_exit_cpu(unsigned int cpu)
 {
-	if (cpu_online(cpu))
+	if (cpu_online(cpu)) {
+		perf_pmu_scope_offline(cpu);
 		smp_call_function_single(cpu, cpu_ctx_stop, NULL, 1);
+	}
 	return 0;
 }
 
@@ -667,6 +750,7 @@ void perf_sched_init_boot_cpu(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	perf_pmu_scope_online(smp_processor_id());
 	cpu_ctx_start(NULL);
 	local_irq_restore(flags);
 }

@@ -5,8 +5,9 @@
  * on (or fail into the error state), and flexible groups that do not all
  * fit take turns (multiplexing), as time_enabled/time_running show.
  *
- * The events are counted on the test thread itself, which spins so that
- * the scheduler tick (which drives the rotation) keeps running.
+ * The events are counted on the test thread itself, which spins while the
+ * PMU's rotation timer (every perf_event_mux_interval_ms of the PMU) gives
+ * the flexible groups their turns.
  *
  * A second fake PMU has PERF_PMU_CAP_EXCLUSIVE and PERF_PMU_CAP_NO_INTERRUPT:
  * it takes one event per context and CPU, CPU or task events but not both,
@@ -191,6 +192,100 @@ static void flexible_rotate_test(struct kunit *test)
 	/* never more than two on the PMU at once (1 ms for the reads) */
 	KUNIT_EXPECT_LE(test, sum, 2 * enabled + NSEC_PER_MSEC);
 	release_all(ev, 3);
+}
+
+/* Rotations of the flexible groups of @ctx so far: each inserts one anew. */
+static u64 rotations(struct perf_event_context *ctx)
+{
+	return READ_ONCE(ctx->flexible_groups.index);
+}
+
+/*
+ * The flexible groups rotate from the PMU's own timer, every
+ * perf_event_mux_interval_ms of the PMU, and after the interval changes
+ * (as the sysfs file changes it) at the new pace: at 20 ms no more often
+ * than that, where a rotation from the tick would come every tick.  The
+ * pace at 1 ms is logged against the tick (under x86 TCG early in boot the
+ * timer expires no more often than the tick; the arm64 PMUv3 selftest
+ * compares the pace with stock's).
+ */
+static void mux_interval_test(struct kunit *test)
+{
+	int saved = fake_pmu.hrtimer_interval_ms;
+	struct perf_cpu_pmu_context *cpc;
+	struct perf_event_context *ctx;
+	struct perf_event *ev[3];
+	unsigned long j0;
+	u64 r0, r, t0, ms;
+	bool hres;
+	int i;
+
+	WRITE_ONCE(fake_pmu.hrtimer_interval_ms, 1);
+	for (i = 0; i < 3; i++)
+		ev[i] = fake_event(test, false, NULL);
+	ctx = ev[0]->ctx;
+	j0 = jiffies;
+	r0 = rotations(ctx);
+	spin(40);
+	r = rotations(ctx) - r0;
+	cpc = raw_cpu_ptr(fake_pmu.cpu_pmu_context);
+	hres = hrtimer_is_hres_active(&cpc->hrtimer);
+	kunit_info(test, "%llu rotations in %lu ticks (HZ=%d, hrtimers %s)",
+		   r, jiffies - j0, HZ, hres ? "high-res" : "low-res");
+	KUNIT_EXPECT_GE(test, r, 1);
+
+	WRITE_ONCE(fake_pmu.hrtimer_interval_ms, 20);
+	spin(2);	/* the timer takes the new interval at its next expiry */
+	t0 = ktime_get_ns();
+	r0 = rotations(ctx);
+	spin(100);
+	r = rotations(ctx) - r0;
+	ms = (ktime_get_ns() - t0) / NSEC_PER_MSEC;
+	KUNIT_EXPECT_GE(test, r, 1);
+	/* one more where the thread moved to a CPU whose timer had to start */
+	KUNIT_EXPECT_LE_MSG(test, r, ms / 20 + 2, "%llu rotations in %llu ms",
+			    r, ms);
+	release_all(ev, 3);
+	WRITE_ONCE(fake_pmu.hrtimer_interval_ms, saved);
+}
+
+/* The CPUs whose rotation timer of the fake PMU still runs. */
+static int mux_timers_running(struct kunit *test, bool report)
+{
+	struct perf_cpu_pmu_context *cpc;
+	int cpu, nr = 0;
+
+	for_each_online_cpu(cpu) {
+		cpc = per_cpu_ptr(fake_pmu.cpu_pmu_context, cpu);
+		if (!READ_ONCE(cpc->hrtimer_active))
+			continue;
+		nr++;
+		if (report)
+			kunit_info(test, "CPU %d: timer %s, %lld ns left, %d counters used",
+				   cpu, hrtimer_is_queued(&cpc->hrtimer) ?
+				   "queued" : "not queued",
+				   ktime_to_ns(hrtimer_get_remaining(&cpc->hrtimer)),
+				   per_cpu(fake_used, cpu));
+	}
+	return nr;
+}
+
+/* Once every flexible group fits again, the rotation timers stop. */
+static void mux_timer_stops_test(struct kunit *test)
+{
+	struct perf_event *ev[3];
+	int i, nr;
+
+	for (i = 0; i < 3; i++)
+		ev[i] = fake_event(test, false, NULL);
+	spin(10);
+	perf_event_release_kernel(ev[2]);
+	/* a few intervals of the PMU: every timer expires at least once */
+	for (i = 0; i < 20 && mux_timers_running(test, false); i++)
+		spin(fake_pmu.hrtimer_interval_ms + 5);
+	nr = mux_timers_running(test, true);
+	KUNIT_EXPECT_EQ(test, nr, 0);
+	release_all(ev, 2);
 }
 
 /* A pinned event keeps its counter; the flexible ones share the other. */
@@ -408,6 +503,8 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(pinned_error_test),
 	KUNIT_CASE(group_too_big_test),
 	KUNIT_CASE(flexible_rotate_test),
+	KUNIT_CASE(mux_interval_test),
+	KUNIT_CASE(mux_timer_stops_test),
 	KUNIT_CASE(pinned_stays_test),
 	KUNIT_CASE(groups_whole_test),
 	KUNIT_CASE(exclusive_alone_test),

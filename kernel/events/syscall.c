@@ -211,6 +211,7 @@ static struct perf_event *perf_file_event(struct file *file)
 
 static long perf_ioctl_period(struct perf_event *event, u64 __user *arg)
 {
+	struct perf_event_context *ctx;
 	u64 period;
 	int ret;
 
@@ -220,9 +221,9 @@ static long perf_ioctl_period(struct perf_event *event, u64 __user *arg)
 		return -EINVAL;
 	if (!period || (period & (1ULL << 63)))
 		return -EINVAL;
-	mutex_lock(&event->ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	ret = perf_event_period(event, period);
-	mutex_unlock(&event->ctx->mutex);
+	mutex_unlock(&ctx->mutex);
 	return ret;
 }
 
@@ -425,7 +426,8 @@ static int open_event(struct perf_open *o)
 		if (ret)
 			return ret;
 	}
-	o->ctx = open_context(o->task, o->cpu);
+	/* a scoped PMU may have placed the event on another CPU */
+	o->ctx = open_context(o->task, o->event->cpu);
 	if (IS_ERR(o->ctx)) {
 		ret = PTR_ERR(o->ctx);
 		o->ctx = NULL;

@@ -115,24 +115,45 @@ TEST_F(msr, tsc_counts_per_task)
 	close(fd);
 }
 
-/* A task that sleeps is not counted while it sleeps. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * A task that sleeps is not counted while it sleeps: across a 100 ms
+ * sleep the tsc counts no more cycles than the task's own CPU time there
+ * is worth (twice over, plus 5 ms), at the rate it counted while busy.
+ * Only the task's CPU time matters, however slow the kernel.
+ */
 TEST_F(msr, tsc_stops_while_task_sleeps)
 {
+	uint64_t busy[3], idle[3], busy_ns, idle_ns, t;
 	struct perf_event_attr attr;
-	uint64_t busy[3], idle[3];
 	int fd;
 
 	msr_attr(&attr, self->type, 0);
+	t = thread_cpu_ns();
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);
 	burn(50);
 	ASSERT_EQ(read(fd, busy, sizeof(busy)), sizeof(busy));
+	busy_ns = thread_cpu_ns() - t;
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_RESET, 0), 0);
-	usleep(50000);
+	t = thread_cpu_ns();
+	usleep(100000);
 	ASSERT_EQ(read(fd, idle, sizeof(idle)), sizeof(idle));
-	EXPECT_LT(idle[0] * 4, busy[0])
-		TH_LOG("busy %llu idle %llu", (unsigned long long)busy[0],
-		       (unsigned long long)idle[0]);
+	idle_ns = thread_cpu_ns() - t;
+	EXPECT_LT(idle[0] * (double)busy_ns,
+		  busy[0] * (double)(idle_ns + 5000000) * 2)
+		TH_LOG("busy %llu in %llu ns, idle %llu in %llu ns",
+		       (unsigned long long)busy[0],
+		       (unsigned long long)busy_ns,
+		       (unsigned long long)idle[0],
+		       (unsigned long long)idle_ns);
 	close(fd);
 }
 

@@ -114,43 +114,99 @@ static inline int write_int_file(const char *path, long val)
 }
 
 /*
- * Fork a child that waits until released: returns 0 in the child once
- * released (it exits at once if the parent gave up), and in the parent the
- * child's pid, with *@go the descriptor release_child() writes to; -1 on
- * failure.  Tests use it to attach events to a child before it runs.
+ * Fork a child that waits until released, with an optional way back: the
+ * child returns 0 once released (it exits at once if the parent gave up);
+ * the parent gets the child's pid, or -1 on failure.  In the parent, *@go
+ * is what step_child() and release_child() write to and *@done (when not
+ * NULL) what await_child() reads; in the child, *@done is what child_done()
+ * writes to and *@go what child_wait() reads.  Tests use it to attach
+ * events to a child before it runs, then to walk it through steps.
  */
-static inline pid_t fork_held(int *go)
+static inline pid_t fork_held_done(int *go, int *done)
 {
-	int p[2];
+	int g[2], d[2] = { -1, -1 };
 	pid_t pid;
 	char c;
 
-	if (pipe(p))
+	if (pipe(g))
 		return -1;
+	if (done && pipe(d)) {
+		close(g[0]);
+		close(g[1]);
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
+		close(g[1]);
+		if (done)
+			close(d[0]);
+		if (read(g[0], &c, 1) != 1)
 			_exit(1);
-		close(p[0]);
+		*go = g[0];
+		if (done)
+			*done = d[1];
+		else
+			close(g[0]);
 		return 0;
 	}
-	close(p[0]);
+	close(g[0]);
+	if (done)
+		close(d[1]);
 	if (pid < 0) {
-		close(p[1]);
+		close(g[1]);
+		if (done)
+			close(d[0]);
 		return -1;
 	}
-	*go = p[1];
+	*go = g[1];
+	if (done)
+		*done = d[0];
 	return pid;
 }
 
-/* Let a fork_held() child run; 0 or -1. */
+/* A held child with no way back: fork_held_done() without @done. */
+static inline pid_t fork_held(int *go)
+{
+	return fork_held_done(go, NULL);
+}
+
+/* Let a held child go past its next child_wait(); 0 or -1. */
+static inline int step_child(int go)
+{
+	return write(go, "g", 1) == 1 ? 0 : -1;
+}
+
+/* Let a held child run to its end; 0 or -1. */
 static inline int release_child(int go)
 {
-	int ret = write(go, "g", 1) == 1 ? 0 : -1;
+	int ret = step_child(go);
 
 	close(go);
 	return ret;
+}
+
+/* Wait for the child's next child_done(); 0 or -1. */
+static inline int await_child(int done)
+{
+	char c;
+
+	return read(done, &c, 1) == 1 ? 0 : -1;
+}
+
+/* In the child: a step is done; exits if the parent is gone. */
+static inline void child_done(int done)
+{
+	if (write(done, "d", 1) != 1)
+		_exit(1);
+}
+
+/* In the child: wait for the parent's next go; exits if it gave up. */
+static inline void child_wait(int go)
+{
+	char c;
+
+	if (read(go, &c, 1) != 1)
+		_exit(1);
 }
 
 /*

@@ -4,7 +4,7 @@
  * counters fails at open with EINVAL (the cycle counter taking one more
  * CPU_CYCLES event than the event counters alone hold), and more events
  * than counters are multiplexed with sane enabled/running times and
- * scaled counts.
+ * scaled counts, at the pace of the PMU's perf_event_mux_interval_ms.
  */
 #include "pmuv3_helpers.h"
 #include "../kselftest_harness.h"
@@ -124,6 +124,73 @@ TEST_F(pmuv3, multiplexing)
 		EXPECT_GT(2 * loop / 10, llabs((long long)(scaled - 2 * loop)));
 	}
 	EXPECT_LE(capacity, partial);
+}
+
+/*
+ * Open 2 * @capacity lone instruction counters of the thread, count
+ * insn_loop(@loop), and sort them by their share of the PMU: how many ran
+ * all the time they were enabled and how many never ran.
+ */
+static void mux_shares(struct __test_metadata *_metadata, int *fds, int *nr,
+		       int capacity, unsigned long loop, int *full, int *none)
+{
+	struct perf_event_attr attr;
+	uint64_t v[3];
+	int i, fd;
+
+	for (i = 0; i < 2 * capacity; i++) {
+		hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+		attr.exclude_kernel = 1;
+		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd = open_attr(&attr, -1);
+		ASSERT_LE(0, fd);
+		fds[(*nr)++] = fd;
+	}
+	insn_loop(loop);
+	*full = *none = 0;
+	for (i = 0; i < *nr; i++) {
+		ASSERT_EQ(sizeof(v), read(fds[i], v, sizeof(v)));
+		*full += v[2] == v[1];
+		*none += v[2] == 0;
+	}
+	close_all(fds, nr);
+}
+
+/*
+ * The PMU rotates at its own perf_event_mux_interval_ms, from a timer of
+ * its own: at 1 ms every event of twice the capacity gets its turn within
+ * 40 ms (under icount) of instructions; at 1000 ms the rotation has not
+ * come yet (or once, for a timer armed before), so some never ran.
+ */
+TEST_F(pmuv3, mux_interval_of_the_pmu)
+{
+	int capacity, err, full, none;
+	char path[512];
+	long saved;
+
+	snprintf(path, sizeof(path),
+		 PMU_DEVICES "/%s/perf_event_mux_interval_ms", self->pmu.name);
+	ASSERT_EQ(0, read_int_file(path, &saved));
+	if (write_int_file(path, saved))
+		SKIP(return, "%s is not writable", path);
+	capacity = fill_group(self->pmu.type, EV_INST_RETIRED, self->fds,
+			      &self->nr, &err);
+	close_all(self->fds, &self->nr);
+	ASSERT_LE(2, capacity);
+
+	ASSERT_EQ(0, write_int_file(path, 1));
+	mux_shares(_metadata, self->fds, &self->nr, capacity, 20000000,
+		   &full, &none);
+	EXPECT_EQ(0, none);
+
+	ASSERT_EQ(0, write_int_file(path, 1000));
+	mux_shares(_metadata, self->fds, &self->nr, capacity, 20000000,
+		   &full, &none);
+	ASSERT_EQ(0, write_int_file(path, saved));
+	EXPECT_LE(1, none) TH_LOG("%d of %d ran all the time", full,
+				  2 * capacity);
+	EXPECT_LE(1, full);
 }
 
 /*

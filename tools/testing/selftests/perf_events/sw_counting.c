@@ -238,23 +238,24 @@ TEST(task_clock_matches_time_running)
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	before = thread_cpu_ns();
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (fd < 0 && errno == EACCES)
 		SKIP(return, "perf_event_open not permitted");
 	ASSERT_LE(0, fd);
-	before = thread_cpu_ns();
 	spin_ns(50 * 1000 * 1000);
-	used = thread_cpu_ns() - before;
 	ASSERT_EQ(sizeof(v), read(fd, v, sizeof(v)));
+	used = thread_cpu_ns() - before;
 	/* count and time_running are sampled a moment apart */
 	EXPECT_GE(v[0] + 1000000, v[2]);
 	EXPECT_LE(v[0], v[2] + 1000000);
 	/*
 	 * and both agree with the thread's own CPU clock, which ticks a
-	 * little differently (by more on slow debug kernels)
+	 * little differently: at least the 50 ms spun, at most the CPU
+	 * time from before the open to after the read
 	 */
-	EXPECT_LE(used * 9 / 10, v[0]);
-	EXPECT_GE(used * 12 / 10 + 5000000, v[0]);
+	EXPECT_LE(45 * 1000000ULL, v[0]);
+	EXPECT_GE(used * 11 / 10 + 1000000, v[0]);
 	close(fd);
 }
 
@@ -459,29 +460,25 @@ TEST(leader_closed_members_go_on)
  */
 TEST(other_task_and_its_exit)
 {
-	int go[2], done[2], fd;
+	int go, done, fd;
 	int64_t live, final;
-	char c = 0;
 	pid_t pid;
 
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(done));
-	pid = fork();
+	pid = fork_held_done(&go, &done);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		/* ready, wait, fault NPAGES pages, report, wait, more, exit */
-		if (write(done[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(1);
+		child_done(done);
+		child_wait(go);
 		touch_fresh_pages(NPAGES);
-		if (write(done[1], &c, 1) != 1)
-			_exit(1);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
+		child_done(done);
+		child_wait(go);
 		touch_fresh_pages(NPAGES);
 		_exit(0);
 	}
 	/* open once the child is blocked: its start-up faults are done */
-	ASSERT_EQ(1, read(done[0], &c, 1));
+	ASSERT_EQ(0, step_child(go));
+	ASSERT_EQ(0, await_child(done));
 	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS_MIN, pid, -1, 0);
 	if (fd == -EACCES) {
 		kill(pid, SIGKILL);
@@ -494,28 +491,32 @@ TEST(other_task_and_its_exit)
 	touch_fresh_pages(4 * NPAGES);
 	EXPECT_EQ(0, read_count(fd));
 
-	ASSERT_EQ(1, write(go[1], &c, 1));
-	ASSERT_EQ(1, read(done[0], &c, 1));
+	ASSERT_EQ(0, step_child(go));
+	ASSERT_EQ(0, await_child(done));
 	live = read_count(fd);
 	EXPECT_LE(NPAGES, live);
 	EXPECT_GT(4 * NPAGES, live);
 
-	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, release_child(go));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	final = read_count(fd);
 	EXPECT_LE(live + NPAGES, final);
 	/* nothing counts any more */
 	touch_fresh_pages(NPAGES);
 	EXPECT_EQ(final, read_count(fd));
+	close(done);
 	close(fd);
 }
 
-/* Opening and closing many events leaks no descriptors. */
+/*
+ * Opening and closing many events leaks no descriptors (2000 of them: a
+ * debug kernel under TCG takes minutes for more).
+ */
 TEST(open_close_many)
 {
 	int i, fd, first = -1;
 
-	for (i = 0; i < 10000; i++) {
+	for (i = 0; i < 2000; i++) {
 		fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1, i & 1);
 		if (fd == -EACCES)
 			SKIP(return, "perf_event_open not permitted");
