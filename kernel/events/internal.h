@@ -179,6 +179,9 @@ int perf_exclusive_check(struct perf_event *event,
 void perf_sw_init(void);
 void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
 		      u64 addr);
+void perf_swevent_hit_raw(struct perf_event *event, u64 nr,
+			  struct pt_regs *regs, struct perf_raw_record *raw);
+bool perf_swevent_excluded(struct perf_event *event, struct pt_regs *regs);
 
 /* hw_breakpoint.c */
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
@@ -192,8 +195,21 @@ static inline int perf_event_modify_breakpoint(struct perf_event *bp,
 }
 #endif
 
-/* Stubs for what later issues build (unsupported.c) */
+/* tracepoint.c */
+#ifdef CONFIG_EVENT_TRACING
 void perf_tp_init(void);
+int perf_tp_set_filter(struct perf_event *event, char *filter);
+#else
+static inline void perf_tp_init(void)
+{
+}
+
+static inline int perf_tp_set_filter(struct perf_event *event,
+				     char *filter)
+{
+	return -EINVAL;
+}
+#endif
 
 /*
  * Sampling (issue 4)
