@@ -39,6 +39,8 @@
  *  - the CPU hotplug callbacks run on the CPU concerned;
  *  - software event hooks run in any context with preemption off and only
  *    walk RCU lists of this CPU (sw_event.c);
+ *  - tracepoint hits run like them; a hit about another task also takes
+ *    that task's ctx->lock, under the scheduler's locks (tracepoint.c);
  *  - read of a live event IPIs the CPU it is active on.
  * A context is "live" on a CPU when it is scheduled there (ctx->is_active);
  * only that CPU may call the PMU for its events, with ctx->lock held.
