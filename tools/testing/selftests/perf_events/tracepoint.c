@@ -206,6 +206,23 @@ TEST_F(tp, count_exact)
 	close(fd);
 }
 
+/* perf stat -e sched:sched_switch: each sleep switches the task out. */
+TEST_F(tp, sched_switch)
+{
+	struct perf_event_attr attr;
+	long id = tp_id("sched/sched_switch");
+	int fd;
+
+	ASSERT_GT(id, 0);
+	tp_attr(&attr, id);
+	fd = tp_open(&attr, 0, -1);
+	ASSERT_GE(fd, 0);
+	for (int i = 0; i < 5; i++)
+		usleep(1000);
+	EXPECT_GE(read_count(fd), 5);
+	close(fd);
+}
+
 /* A tracepoint that counts an amount: the nanoseconds of CPU time run. */
 TEST_F(tp, count_weighted)
 {
