@@ -141,7 +141,7 @@ TEST_F(tp, open_errors)
 	struct perf_event_attr attr;
 	int fd;
 
-	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
 		tp_attr(&attr, bad[i]);
 		EXPECT_EQ(-EINVAL, tp_open(&attr, 0, -1))
 			TH_LOG("config %#llx", (unsigned long long)bad[i]);
