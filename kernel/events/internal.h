@@ -40,6 +40,8 @@
  *  - the CPU hotplug callbacks run on the CPU concerned;
  *  - software event hooks run in any context with preemption off and only
  *    walk RCU lists of this CPU (sw_event.c);
+ *  - tracepoint hits run like them; a hit about another task also takes
+ *    that task's ctx->lock, under the scheduler's locks (tracepoint.c);
  *  - read of a live event IPIs the CPU it is active on.
  * A context is "live" on a CPU when it is scheduled there (ctx->is_active);
  * only that CPU may call the PMU for its events, with ctx->lock held.
@@ -184,6 +186,9 @@ int perf_exclusive_check(struct perf_event *event,
 void perf_sw_init(void);
 void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
 		      u64 addr);
+void perf_swevent_hit_raw(struct perf_event *event, u64 nr,
+			  struct pt_regs *regs, struct perf_raw_record *raw);
+bool perf_swevent_excluded(struct perf_event *event, struct pt_regs *regs);
 
 /* hw_breakpoint.c */
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
@@ -197,8 +202,21 @@ static inline int perf_event_modify_breakpoint(struct perf_event *bp,
 }
 #endif
 
-/* Stubs for what later issues build (unsupported.c) */
+/* tracepoint.c */
+#ifdef CONFIG_EVENT_TRACING
 void perf_tp_init(void);
+int perf_tp_set_filter(struct perf_event *event, char *filter);
+#else
+static inline void perf_tp_init(void)
+{
+}
+
+static inline int perf_tp_set_filter(struct perf_event *event,
+				     char *filter)
+{
+	return -EINVAL;
+}
+#endif
 
 /*
  * Sampling (issue 4)

@@ -57,7 +57,8 @@ void perf_swevent_put_recursion_context(int rctx)
 }
 EXPORT_SYMBOL_GPL(perf_swevent_put_recursion_context);
 
-static bool sw_event_excluded(struct perf_event *event, struct pt_regs *regs)
+/* Whether a hit of @event at @regs goes uncounted: stopped or excluded. */
+bool perf_swevent_excluded(struct perf_event *event, struct pt_regs *regs)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return true;
@@ -96,9 +97,11 @@ EXPORT_SYMBOL_GPL(perf_swevent_set_period);
  * hook call instead, with the occurrences of that call as its period, so
  * that the periods add up to the exact count.  As on stock, only the
  * second and later samples of one hook call count toward throttling.
+ * @raw, if any, is the payload of PERF_SAMPLE_RAW (a tracepoint's record).
  */
 static void sw_overflow(struct perf_event *event, u64 nr,
-			struct pt_regs *regs, u64 addr)
+			struct pt_regs *regs, u64 addr,
+			struct perf_raw_record *raw)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	struct perf_sample_data data;
@@ -107,6 +110,8 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 	if ((event->attr.sample_type & PERF_SAMPLE_PERIOD) &&
 	    !event->attr.freq) {
 		perf_sample_data_init(&data, addr, nr);
+		if (raw)
+			perf_sample_save_raw_data(&data, event, raw);
 		if (perf_event_overflow_throttle(event, &data, regs, false))
 			hwc->state |= PERF_HES_STOPPED;
 		return;
@@ -116,6 +121,8 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 	while (local64_read(&hwc->period_left) <= 0) {
 		hwc->last_period = hwc->sample_period;
 		perf_sample_data_init(&data, addr, hwc->last_period);
+		if (raw)
+			perf_sample_save_raw_data(&data, event, raw);
 		local64_add(hwc->sample_period ?: 1, &hwc->period_left);
 		if (perf_event_overflow_throttle(event, &data, regs,
 						 throttle)) {
@@ -136,11 +143,22 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
 		      u64 addr)
 {
-	if (sw_event_excluded(event, regs))
+	if (perf_swevent_excluded(event, regs))
 		return;
 	local64_add(nr, &event->count);
 	if (is_sampling_event(event) && regs)
-		sw_overflow(event, nr, regs, addr);
+		sw_overflow(event, nr, regs, addr, NULL);
+}
+
+/* The same for a tracepoint hit, whose samples carry @raw (tracepoint.c). */
+void perf_swevent_hit_raw(struct perf_event *event, u64 nr,
+			  struct pt_regs *regs, struct perf_raw_record *raw)
+{
+	if (perf_swevent_excluded(event, regs))
+		return;
+	local64_add(nr, &event->count);
+	if (is_sampling_event(event) && regs)
+		sw_overflow(event, nr, regs, 0, raw);
 }
 
 /* Count @nr occurrences of @event_id on this CPU; preemption is off. */
@@ -201,7 +219,7 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
 		return HRTIMER_NORESTART;
 	sw_clock_update(event);
-	if (regs && !sw_event_excluded(event, regs)) {
+	if (regs && !perf_swevent_excluded(event, regs)) {
 		hwc->last_period = hwc->sample_period;
 		perf_sample_data_init(&data, 0, hwc->last_period);
 		stop = perf_event_overflow(event, &data, regs);

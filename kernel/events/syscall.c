@@ -19,6 +19,7 @@
 #include <linux/security.h>
 #include <linux/syscalls.h>
 #include <linux/timekeeping.h>
+#include <linux/trace_events.h>
 #include <linux/sysctl.h>
 #include <linux/uaccess.h>
 
@@ -151,8 +152,11 @@ int perf_attr_check(struct perf_event_attr *attr)
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_attr_check);
 
-/* Privilege checks of perf_event_open(2), for @task (NULL: a CPU). */
-static int perf_open_access(struct perf_event_attr *attr, pid_t pid)
+/*
+ * Privilege checks of perf_event_open(2) on @attr alone; those of the
+ * target task or CPU come once the PMU took the event (open_event()).
+ */
+static int perf_open_access(struct perf_event_attr *attr)
 {
 	int ret;
 
@@ -168,8 +172,6 @@ static int perf_open_access(struct perf_event_attr *attr, pid_t pid)
 	}
 	if (attr->namespaces && !perfmon_capable())
 		return -EACCES;
-	if (pid == -1)
-		return perf_allow_cpu();
 	return 0;
 }
 
@@ -264,6 +266,24 @@ static long perf_ioctl_modify(struct perf_event *event,
 	return perf_event_modify_breakpoint(event, &attr);
 }
 
+/*
+ * SET_FILTER: an ftrace filter (tracepoint events, see tracepoint.c); the
+ * string is copied first, so a bad pointer is -EFAULT for any event.
+ */
+static long perf_ioctl_set_filter(struct perf_event *event,
+				  const char __user *arg)
+{
+	char *filter;
+	long ret;
+
+	filter = strndup_user(arg, PAGE_SIZE);
+	if (IS_ERR(filter))
+		return PTR_ERR(filter);
+	ret = perf_tp_set_filter(event, filter);
+	kfree(filter);
+	return ret;
+}
+
 static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct perf_event *event = file->private_data;
@@ -292,10 +312,12 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return perf_event_pause_output(event, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
+		return perf_ioctl_set_filter(event, (const char __user *)arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
-		return -EINVAL;
+		return perf_event_query_prog_array(event, (void __user *)arg);
 	case PERF_EVENT_IOC_SET_BPF:
-		return -EINVAL;
+		/* no BPF programs on perf events in this series (as !BPF_SYSCALL) */
+		return -EOPNOTSUPP;
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		return perf_ioctl_modify(event, (void __user *)arg);
 	default:
@@ -421,11 +443,10 @@ static int open_event(struct perf_open *o)
 		o->event = NULL;
 		return ret;
 	}
-	if (o->task) {
-		ret = open_check_task(o->task);
-		if (ret)
-			return ret;
-	}
+	/* as on stock, a CPU event's access is checked after its PMU's */
+	ret = o->task ? open_check_task(o->task) : perf_allow_cpu();
+	if (ret)
+		return ret;
 	/* a scoped PMU may have placed the event on another CPU */
 	o->ctx = open_context(o->task, o->event->cpu);
 	if (IS_ERR(o->ctx)) {
@@ -453,7 +474,7 @@ static int open_validate(struct perf_open *o)
 		return ret;
 	if (o->flags & ~PERF_FLAG_ALL)
 		return -EINVAL;
-	ret = perf_open_access(&o->attr, o->pid);
+	ret = perf_open_access(&o->attr);
 	if (ret)
 		return ret;
 	if ((o->flags & PERF_FLAG_PID_CGROUP) && (o->pid == -1 || o->cpu == -1))

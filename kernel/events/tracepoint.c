@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoint events (PERF_TYPE_TRACEPOINT): the "tracepoint" PMU, whose
+ * attr.config is the id of a trace event (tracefs events/<sys>/<name>/id),
+ * the ftrace filter of such an event (PERF_EVENT_IOC_SET_FILTER), and
+ * perf_tp_event(), where the perf probe of every trace event hands over
+ * its hits.
+ *
+ * The tracing side (kernel/trace/trace_event_perf.c) owns the trace event:
+ * perf_trace_init() finds it by id, checks who may have its raw records
+ * and registers the probe; perf_trace_add()/perf_trace_del() put an event
+ * on, and take it off, the trace event's list for this CPU.  A hit comes
+ * with the record, a count (1, or an amount such as the runtime of
+ * sched_stat_runtime) and, for a few scheduler tracepoints, the task the
+ * hit is about.  It counts on every event of this CPU's list that is not
+ * stopped, excluded at the probe's registers (always kernel ones) or
+ * rejected by its filter, and samples through the software event path
+ * with the record as PERF_SAMPLE_RAW.  A hit about another task counts
+ * too on that task's events bound to this CPU, which cannot be active
+ * here, so they count without sampling; as on stock, the task's events
+ * bound to no CPU do not see it.
+ *
+ * Locking: ->add()/->del() edit this CPU's list with IRQs off (ctx->lock
+ * held); hits walk it with preemption off, under the software recursion
+ * guard that perf_trace_buf_alloc() took, and events are freed after an
+ * RCU grace period.  A walk of another task's events holds that task's
+ * ctx->lock; the probes that name a task run under the scheduler's
+ * p->pi_lock and rq->lock, which the context switch hooks also take
+ * before any ctx->lock.  Filters are set under the tracing side's
+ * event_mutex, read locklessly by hits, and freed after a grace period.
+ */
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/trace_events.h>
+
+#include "internal.h"
+
+/*
+ * Whether @record passes the filter of @event; an inherited event follows
+ * its parent's filter, whenever that was set.
+ */
+static bool tp_filter_match(struct perf_event *event, void *record)
+{
+	struct event_filter *filter;
+
+	filter = READ_ONCE((event->parent ?: event)->filter);
+	return !filter || filter_match_preds(filter, record);
+}
+
+static struct pmu perf_tracepoint_pmu;
+
+/*
+ * A hit about @task (not current): count it on @task's events of this
+ * trace event that are bound to this CPU.  None of them is active here,
+ * so none samples; nor can a SIGTRAP go to another task.
+ */
+static void tp_hit_task(struct task_struct *task, u16 type, u64 count,
+			void *record, struct pt_regs *regs)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	int cpu = smp_processor_id();
+	unsigned long flags;
+
+	rcu_read_lock();
+	ctx = READ_ONCE(task->perf_event_ctxp);
+	if (!ctx)
+		goto out;
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	/* a context detached at exit keeps its final counts */
+	if (ctx->task != task)
+		goto unlock;
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->pmu != &perf_tracepoint_pmu ||
+		    event->attr.config != type || event->cpu != cpu ||
+		    event->attr.sigtrap)
+			continue;
+		if (perf_swevent_excluded(event, regs) ||
+		    !tp_filter_match(event, record))
+			continue;
+		local64_add(count, &event->count);
+	}
+unlock:
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * A hit of trace event @event_type: @record (@entry_size bytes, u64
+ * aligned with the u32 size of PERF_SAMPLE_RAW in front; the probe left
+ * its common fields to us) counts @count on
+ * the events of @head, this CPU's list, and on those of @task if that is
+ * not current.  Ends the recursion guard @rctx of perf_trace_buf_alloc().
+ */
+void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
+		   struct pt_regs *regs, struct hlist_head *head, int rctx,
+		   struct task_struct *task)
+{
+	struct perf_raw_record raw = {
+		.frag = {
+			.size = entry_size,
+			.data = record,
+		},
+	};
+	struct perf_event *event;
+
+	/* the common fields: type, flags, preempt count and pid */
+	perf_trace_buf_update(record, event_type);
+	hlist_for_each_entry_rcu(event, head, hlist_entry) {
+		if (tp_filter_match(event, record))
+			perf_swevent_hit_raw(event, count, regs, &raw);
+	}
+	if (task && task != current)
+		tp_hit_task(task, event_type, count, record, regs);
+	perf_swevent_put_recursion_context(rctx);
+}
+EXPORT_SYMBOL_GPL(perf_tp_event);
+
+/*
+ * The perf probe of every trace event ends here.  A BPF program attached
+ * to the trace event runs first, on the record whose first word then
+ * holds the registers (the BPF tracepoint context), and may drop the hit.
+ * (No test kernel has BPF events: that part runs nowhere yet.)
+ */
+void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
+			       struct trace_event_call *call, u64 count,
+			       struct pt_regs *regs, struct hlist_head *head,
+			       struct task_struct *task)
+{
+	if (IS_ENABLED(CONFIG_BPF_EVENTS) && bpf_prog_array_valid(call)) {
+		*(struct pt_regs **)raw_data = regs;
+		if (!trace_call_bpf(call, raw_data) || hlist_empty(head)) {
+			perf_swevent_put_recursion_context(rctx);
+			return;
+		}
+	}
+	perf_tp_event(call->event.type, count, raw_data, size, regs, head,
+		      rctx, task);
+}
+EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
+
+/*
+ * PERF_EVENT_IOC_SET_FILTER: @filter in the syntax of tracefs' filter
+ * files.  -EINVAL for other events or a filter that does not parse,
+ * -EEXIST once the event has one.
+ */
+int perf_tp_set_filter(struct perf_event *event, char *filter)
+{
+	if (event->pmu != &perf_tracepoint_pmu)
+		return -EINVAL;
+	return ftrace_profile_set_filter(event, event->attr.config, filter);
+}
+
+static void tp_destroy(struct perf_event *event)
+{
+	perf_trace_destroy(event);
+	if (event->filter) {
+		/* hits may still be reading it */
+		synchronize_rcu();
+		ftrace_profile_free_filter(event);
+	}
+}
+
+/*
+ * A copy made for a child task at fork: the child is not running yet.
+ * Its parent event passed the checks of the tracing side at open time;
+ * the task forking now, whose credentials the tracing side would check,
+ * need not pass them.
+ */
+static bool tp_event_is_clone(struct perf_event *event)
+{
+	struct task_struct *task = event->hw.target;
+
+	return task && task != current &&
+	       READ_ONCE(task->__state) == TASK_NEW;
+}
+
+/*
+ * The tracing side checks the permissions of the opener unless the event
+ * has a parent; a clone's parent is not linked yet (inherit.c does so
+ * once the clone exists), so it stands in for itself until then.
+ */
+static int tp_trace_init(struct perf_event *event)
+{
+	bool clone = tp_event_is_clone(event);
+	int ret;
+
+	if (clone)
+		event->parent = event;
+	ret = perf_trace_init(event);
+	if (clone)
+		event->parent = NULL;
+	return ret;
+}
+
+static int tp_event_init(struct perf_event *event)
+{
+	int ret;
+
+	if (event->attr.type != PERF_TYPE_TRACEPOINT)
+		return -ENOENT;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	/* -EINVAL for an unknown id, -EPERM for raw records not ours */
+	ret = tp_trace_init(event);
+	if (ret)
+		return ret;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	event->destroy = tp_destroy;
+	return 0;
+}
+
+static int tp_add(struct perf_event *event, int flags)
+{
+	/* arms the period and puts the event on this CPU's list */
+	return perf_trace_add(event, flags);
+}
+
+static void tp_del(struct perf_event *event, int flags)
+{
+	perf_trace_del(event, flags);
+}
+
+static void tp_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void tp_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+/* the count is always up to date: hits add to it */
+static void tp_read(struct perf_event *event)
+{
+}
+
+static struct pmu perf_tracepoint_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.event_init	= tp_event_init,
+	.add		= tp_add,
+	.del		= tp_del,
+	.start		= tp_start,
+	.stop		= tp_stop,
+	.read		= tp_read,
+};
+
+void __init perf_tp_init(void)
+{
+	perf_pmu_register(&perf_tracepoint_pmu, "tracepoint",
+			  PERF_TYPE_TRACEPOINT);
+}
