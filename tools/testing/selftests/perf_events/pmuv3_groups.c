@@ -85,6 +85,28 @@ TEST_F(pmuv3, group_cannot_fit)
 }
 
 /*
+ * Open @n lone user-space instruction counters of the thread, with their
+ * enabled and running times, at @fds[*@nr] on; 0, or -1 and errno.
+ */
+static int open_lone_counters(int *fds, int *nr, int n)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	while (n--) {
+		hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+		attr.exclude_kernel = 1;
+		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd = open_attr(&attr, -1);
+		if (fd < 0)
+			return -1;
+		fds[(*nr)++] = fd;
+	}
+	return 0;
+}
+
+/*
  * Twice as many instruction counters as the PMU holds, each alone: they
  * take turns, each runs part of the time, and each scaled count is the
  * loop's count within 10%.
@@ -92,8 +114,7 @@ TEST_F(pmuv3, group_cannot_fit)
 TEST_F(pmuv3, multiplexing)
 {
 	const unsigned long loop = 20000000;
-	struct perf_event_attr attr;
-	int capacity, err, i, fd;
+	int capacity, err, i;
 	uint64_t v[3], scaled;
 	int partial = 0;
 
@@ -101,15 +122,7 @@ TEST_F(pmuv3, multiplexing)
 			      &self->nr, &err);
 	close_all(self->fds, &self->nr);
 	ASSERT_LE(1, capacity);
-	for (i = 0; i < 2 * capacity; i++) {
-		hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-		attr.exclude_kernel = 1;
-		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-				   PERF_FORMAT_TOTAL_TIME_RUNNING;
-		fd = open_attr(&attr, -1);
-		ASSERT_LE(0, fd);
-		self->fds[self->nr++] = fd;
-	}
+	ASSERT_EQ(0, open_lone_counters(self->fds, &self->nr, 2 * capacity));
 	insn_loop(loop);
 	for (i = 0; i < self->nr; i++) {
 		ASSERT_EQ(sizeof(v), read(self->fds[i], v, sizeof(v)));
@@ -134,19 +147,10 @@ TEST_F(pmuv3, multiplexing)
 static void mux_shares(struct __test_metadata *_metadata, int *fds, int *nr,
 		       int capacity, unsigned long loop, int *full, int *none)
 {
-	struct perf_event_attr attr;
 	uint64_t v[3];
-	int i, fd;
+	int i;
 
-	for (i = 0; i < 2 * capacity; i++) {
-		hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-		attr.exclude_kernel = 1;
-		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-				   PERF_FORMAT_TOTAL_TIME_RUNNING;
-		fd = open_attr(&attr, -1);
-		ASSERT_LE(0, fd);
-		fds[(*nr)++] = fd;
-	}
+	ASSERT_EQ(0, open_lone_counters(fds, nr, 2 * capacity));
 	insn_loop(loop);
 	*full = *none = 0;
 	for (i = 0; i < *nr; i++) {
