@@ -471,30 +471,40 @@ static void pmu_flexible_out(struct perf_event_context *ctx, struct pmu *pmu)
 	}
 }
 
-/*
- * The first flexible group of @pmu in @ctx goes to the end of the line;
- * with @waiting, only report whether one of them waits for the PMU.
- */
-static bool pmu_flexible_walk(struct perf_event_context *ctx, struct pmu *pmu,
-			      bool waiting)
+/* The first flexible group of @pmu in @ctx goes to the end of the line. */
+static void pmu_flexible_rotate(struct perf_event_context *ctx,
+				struct pmu *pmu)
 {
+	struct perf_event *leader;
+	struct rb_node *node;
+
+	if (!ctx->is_active)
+		return;
+	for (node = rb_first(&ctx->flexible_groups.tree); node;
+	     node = rb_next(node)) {
+		leader = rb_entry(node, struct perf_event, group_node);
+		if (leader->pmu_ctx->pmu == pmu) {
+			perf_groups_erase(ctx, leader);
+			perf_groups_insert(ctx, leader);
+			return;
+		}
+	}
+}
+
+/* Whether a flexible group of @pmu in @ctx waits for the PMU. */
+static bool pmu_flexible_waiting(struct perf_event_context *ctx,
+				 struct pmu *pmu)
+{
+	struct perf_event *leader;
 	struct rb_node *node;
 
 	if (!ctx->is_active)
 		return false;
 	for (node = rb_first(&ctx->flexible_groups.tree); node;
 	     node = rb_next(node)) {
-		struct perf_event *leader;
-
 		leader = rb_entry(node, struct perf_event, group_node);
-		if (leader->pmu_ctx->pmu != pmu)
-			continue;
-		if (!waiting) {
-			perf_groups_erase(ctx, leader);
-			perf_groups_insert(ctx, leader);
-			return true;
-		}
-		if (leader->state == PERF_EVENT_STATE_INACTIVE &&
+		if (leader->pmu_ctx->pmu == pmu &&
+		    leader->state == PERF_EVENT_STATE_INACTIVE &&
 		    perf_event_fits_cpu(leader))
 			return true;
 	}
@@ -530,15 +540,15 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 	if (task_ctx) {
 		perf_ctx_update_time(task_ctx);
 		pmu_flexible_out(task_ctx, pmu);
-		pmu_flexible_walk(task_ctx, pmu, false);
+		pmu_flexible_rotate(task_ctx, pmu);
 	}
 	pmu_flexible_out(&cpuctx->ctx, pmu);
-	pmu_flexible_walk(&cpuctx->ctx, pmu, false);
+	pmu_flexible_rotate(&cpuctx->ctx, pmu);
 	ctx_groups_in(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
 	if (task_ctx)
 		ctx_groups_in(task_ctx, PERF_GROUPS_FLEXIBLE);
-	again = pmu_flexible_walk(&cpuctx->ctx, pmu, true) ||
-		(task_ctx && pmu_flexible_walk(task_ctx, pmu, true));
+	again = pmu_flexible_waiting(&cpuctx->ctx, pmu) ||
+		(task_ctx && pmu_flexible_waiting(task_ctx, pmu));
 	if (task_ctx)
 		raw_spin_unlock(&task_ctx->lock);
 	raw_spin_unlock(&cpuctx->ctx.lock);
@@ -555,7 +565,6 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 /* A PMU's per-CPU rotation timer, at registration. */
 void perf_mux_timer_init(struct perf_cpu_pmu_context *cpc)
 {
-	raw_spin_lock_init(&cpc->hrtimer_lock);
 	hrtimer_init(&cpc->hrtimer, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_REL_PINNED_HARD);
 	cpc->hrtimer.function = mux_timer_fn;
