@@ -65,7 +65,7 @@ struct perf_event_context *perf_ctx_get_task(struct task_struct *task)
 	ctx_init(ctx, task);
 	get_task_struct(task);
 	/* the context switch hooks must run before the task can see ctx */
-	static_branch_inc(&perf_sched_events);
+	perf_sched_events_get();
 	refcount_inc(&ctx->refcount);	/* one for the task, one for us */
 	WRITE_ONCE(task->perf_event_ctxp, ctx);
 out:
@@ -92,7 +92,7 @@ void perf_ctx_put(struct perf_event_context *ctx)
 		return;
 	if (task != PERF_TASK_GONE)
 		put_task_struct(task);
-	static_branch_dec(&perf_sched_events);
+	perf_sched_events_put();
 	kfree_rcu(ctx, rcu_head);
 }
 

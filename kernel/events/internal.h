@@ -145,6 +145,8 @@ bool perf_event_fits_cpu(struct perf_event *event);
 void perf_sched_init_boot_cpu(void);
 void perf_cpu_resched(void);
 void perf_mux_timer_init(struct perf_cpu_pmu_context *cpc);
+void perf_sched_events_get(void);
+void perf_sched_events_put(void);
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 

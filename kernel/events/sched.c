@@ -5,10 +5,12 @@
  * operation where a context is live.
  *
  * Locking: everything here runs with ctx->lock held and IRQs off, on the
- * CPU where the context is (or becomes) live; see internal.h.
+ * CPU where the context is (or becomes) live; see internal.h.  The users
+ * of perf_sched_events take and drop it in process context.
  */
 #include <linux/cpu.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -16,6 +18,37 @@ DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
 /* on while any task context exists: gates the context switch hooks */
 DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+
+/*
+ * Turning a static key on or off patches the kernel text of every CPU.  So
+ * that a tool opening and closing task events in a loop does not patch at
+ * every turn, a user of perf_sched_events that goes away leaves the key on
+ * for a second (a "pending" reference), and a new user within that second
+ * takes the pending reference over.  The key's count is always the users
+ * plus the pending references.
+ */
+static atomic_t perf_sched_events_pending = ATOMIC_INIT(0);
+
+static void perf_sched_events_off(struct work_struct *work)
+{
+	while (atomic_add_unless(&perf_sched_events_pending, -1, 0))
+		static_branch_dec(&perf_sched_events);
+}
+
+static DECLARE_DELAYED_WORK(perf_sched_events_work, perf_sched_events_off);
+
+/* May sleep (the key may have to be turned on). */
+void perf_sched_events_get(void)
+{
+	if (!atomic_add_unless(&perf_sched_events_pending, -1, 0))
+		static_branch_inc(&perf_sched_events);
+}
+
+void perf_sched_events_put(void)
+{
+	atomic_inc(&perf_sched_events_pending);
+	schedule_delayed_work(&perf_sched_events_work, HZ);
+}
 
 void perf_ctx_update_time(struct perf_event_context *ctx)
 {

@@ -68,7 +68,7 @@ void perf_sideband_account(struct perf_event *event)
 	if (event->attr.namespaces)
 		atomic_inc(&perf_ns_events);
 	if (event->attr.context_switch) {
-		static_branch_inc(&perf_sched_events);
+		perf_sched_events_get();
 		atomic_inc(&perf_switch_events);
 	}
 }
@@ -84,7 +84,7 @@ void perf_sideband_free(struct perf_event *event)
 		atomic_dec(&perf_ns_events);
 	if (event->attr.context_switch) {
 		atomic_dec(&perf_switch_events);
-		static_branch_dec(&perf_sched_events);
+		perf_sched_events_put();
 	}
 }
 
