@@ -220,6 +220,9 @@ static inline int perf_tp_set_filter(struct perf_event *event,
 }
 #endif
 
+/* bpf.c */
+long perf_ioctl_set_bpf(struct perf_event *event, u32 fd);
+
 /*
  * Sampling (issue 4)
  * ------------------

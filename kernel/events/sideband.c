@@ -570,7 +570,12 @@ void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
 	kfree(k);
 }
 
-/* PERF_RECORD_BPF_EVENT (without KSYMBOL records of the program's code) */
+/*
+ * PERF_RECORD_BPF_EVENT.  A load is told as the KSYMBOL records of the
+ * program's JITed functions (the main one, then its subprograms, by their
+ * kallsyms names), then the BPF_EVENT; an unload likewise, the KSYMBOL
+ * records flagged UNREGISTER.
+ */
 
 struct sb_bpf {
 	struct {
@@ -594,6 +599,31 @@ static void bpf_emit(struct perf_event *event, void *rec)
 		  NULL, 0);
 }
 
+static void bpf_func_ksymbol(struct bpf_prog *func, bool unregister)
+{
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_BPF,
+			   (unsigned long)func->bpf_func, func->jited_len,
+			   unregister, func->aux->ksym.name);
+}
+
+/*
+ * The functions of a program as kallsyms lists them: the program itself
+ * stands for its main function (func[0], which has no symbol of its own),
+ * then every subprogram, hidden ones (exception callbacks) included.
+ */
+static void bpf_prog_ksymbols(struct bpf_prog *prog, bool unregister)
+{
+	struct bpf_prog_aux *aux = prog->aux;
+	u32 i;
+
+	/* an interpreted program has no code of its own */
+	if (!prog->jited)
+		return;
+	bpf_func_ksymbol(prog, unregister);
+	for (i = 1; i < aux->real_func_cnt; i++)
+		bpf_func_ksymbol(aux->func[i], unregister);
+}
+
 void perf_event_bpf_event(struct bpf_prog *prog,
 			  enum perf_bpf_event_type type, u16 flags)
 {
@@ -602,6 +632,7 @@ void perf_event_bpf_event(struct bpf_prog *prog,
 	if (!atomic_read(&perf_sb_events) ||
 	    type <= PERF_BPF_EVENT_UNKNOWN || type >= PERF_BPF_EVENT_MAX)
 		return;
+	bpf_prog_ksymbols(prog, type == PERF_BPF_EVENT_PROG_UNLOAD);
 	b.body.type = type;
 	b.body.flags = flags;
 	b.body.id = prog->aux->id;

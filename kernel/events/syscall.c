@@ -316,8 +316,7 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return perf_event_query_prog_array(event, (void __user *)arg);
 	case PERF_EVENT_IOC_SET_BPF:
-		/* no BPF programs on perf events in this series (as !BPF_SYSCALL) */
-		return -EOPNOTSUPP;
+		return perf_ioctl_set_bpf(event, arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		return perf_ioctl_modify(event, (void __user *)arg);
 	default:

@@ -2,8 +2,8 @@
 /*
  * Side-band records on a dummy event: PERF_RECORD_COMM (prctl and exec),
  * FORK and EXIT (with inherit), MMAP and MMAP2 for code and data mappings,
- * NAMESPACES (fork, unshare, setns), each with the sample_id trailer of
- * attr.sample_id_all.
+ * NAMESPACES (fork, unshare, setns), TEXT_POKE (a tracepoint enabled and
+ * disabled), each with the sample_id trailer of attr.sample_id_all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -448,9 +448,9 @@ static void want_bpf(struct perf_event_attr *a) { a->bpf_event = 1; }
 static void want_text_poke(struct perf_event_attr *a) { a->text_poke = 1; }
 
 /*
- * KSYMBOL, BPF_EVENT and TEXT_POKE records come from JIT, kprobes, BPF and
- * live patching of kernel text, which the test kernels do not do: the
- * events can only be opened and mapped here.
+ * Events for KSYMBOL, BPF_EVENT and TEXT_POKE records open and map; the
+ * records themselves are tested by bpf_events (KSYMBOL, BPF_EVENT) and
+ * text_poke_of_a_tracepoint below.
  */
 TEST(kernel_text_records_accepted)
 {
@@ -467,6 +467,111 @@ TEST(kernel_text_records_accepted)
 		perf_map_close(&m);
 		close(fd);
 	}
+}
+
+/* The id of the trace event sched/sched_wakeup, or -1. */
+static long wakeup_tp_id(void)
+{
+	FILE *f = fopen("/sys/kernel/tracing/events/sched/sched_wakeup/id", "r");
+	long id = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &id) != 1)
+		id = -1;
+	fclose(f);
+	return id;
+}
+
+#define POKES_MAX	16
+
+struct text_poke {
+	uint64_t addr;
+	uint16_t len;
+	uint8_t old[16], new[16];
+};
+
+/*
+ * The TEXT_POKE records in @m: address, old and new bytes of the same
+ * length (x86 replaces instructions like for like), the kernel cpumode,
+ * our id trailer.  Returns how many were read into @p.
+ */
+static int read_pokes(struct __test_metadata *_metadata, struct perf_map *m,
+		      uint64_t id, struct text_poke *p)
+{
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	int n = 0;
+
+	while (n < POKES_MAX && (h = next_of(m, PERF_RECORD_TEXT_POKE, buf))) {
+		uint16_t old_len = buf[2], new_len = buf[2] >> 16;
+		uint8_t *bytes = (uint8_t *)&buf[2] + 4;
+
+		EXPECT_EQ(h->misc, PERF_RECORD_MISC_KERNEL);
+		EXPECT_EQ(old_len, new_len);
+		if (!old_len || old_len > sizeof(p->old) || old_len != new_len)
+			break;
+		EXPECT_EQ(h->size, ((8 + 8 + 4 + 2 * old_len + 7) & ~7) + 16);
+		/* a kernel address, in the top half */
+		EXPECT_NE(buf[1] >> 63, 0);
+		EXPECT_NE(memcmp(bytes, bytes + old_len, old_len), 0);
+		check_id(_metadata, h, id, getpid());
+		p[n].addr = buf[1];
+		p[n].len = old_len;
+		memcpy(p[n].old, bytes, old_len);
+		memcpy(p[n].new, bytes + old_len, old_len);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * PERF_RECORD_TEXT_POKE: enabling a tracepoint patches the kernel text of
+ * its static keys and static calls, and disabling it patches the same
+ * bytes back.  x86 reports its pokes; arm64 does not.
+ */
+TEST(text_poke_of_a_tracepoint)
+{
+	struct text_poke on[POKES_MAX], off[POKES_MAX];
+	struct perf_event_attr attr;
+	struct perf_map m;
+	int fd, tp, n_on, n_off;
+	long tp_id = wakeup_tp_id();
+	uint64_t id;
+
+#ifndef __x86_64__
+	SKIP(return, "only x86 reports the pokes of kernel text");
+#endif
+	if (tp_id < 0)
+		SKIP(return, "no tracefs at /sys/kernel/tracing");
+	fd = open_dummy(want_text_poke);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE), 0);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = tp_id;
+	tp = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(tp, 0);
+	n_on = read_pokes(_metadata, &m, id, on);
+	EXPECT_GE(n_on, 1);
+	close(tp);
+	n_off = read_pokes(_metadata, &m, id, off);
+	EXPECT_EQ(n_off, n_on);
+	/* each poke undone: the same address, old and new swapped */
+	for (int i = 0; i < n_off; i++) {
+		int j = 0;
+
+		while (j < n_on && on[j].addr != off[i].addr)
+			j++;
+		ASSERT_LT(j, n_on);
+		EXPECT_EQ(off[i].len, on[j].len);
+		EXPECT_EQ(memcmp(off[i].old, on[j].new, on[j].len), 0);
+		EXPECT_EQ(memcmp(off[i].new, on[j].old, on[j].len), 0);
+	}
+	perf_map_close(&m);
+	close(fd);
 }
 
 /*
