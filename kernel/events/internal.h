@@ -357,4 +357,15 @@ static inline void perf_time_advance(u64 *enabled, u64 *running, u64 *stamp,
 	*stamp = now;
 }
 
+/* kunit_pmus.c: the fake PMUs of the KUnit suites */
+struct perf_kunit_pmu {
+	struct pmu *pmu;
+	const char *name;
+};
+
+void perf_kunit_pmu_start(struct perf_event *event, int flags);
+void perf_kunit_pmu_stop(struct perf_event *event, int flags);
+int perf_kunit_register_pmus(const struct perf_kunit_pmu *pmus, int nr);
+void perf_kunit_unregister_pmus(const struct perf_kunit_pmu *pmus, int nr);
+
 #endif /* _KERNEL_EVENTS_INTERNAL_H */

@@ -32,59 +32,44 @@ static int scope_add(struct perf_event *event, int flags)
 	return 0;
 }
 
-static void scope_del(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED;
-}
-
-static void scope_start(struct perf_event *event, int flags)
-{
-	event->hw.state = 0;
-}
-
 static void scope_read(struct perf_event *event)
 {
 	local64_inc(&event->count);
 }
 
+/* the two PMUs differ only in their scope */
+#define SCOPE_PMU_OPS \
+	.task_ctx_nr	= perf_invalid_context,	\
+	.event_init	= scope_event_init,	\
+	.add		= scope_add,		\
+	.del		= perf_kunit_pmu_stop,	\
+	.start		= perf_kunit_pmu_start,	\
+	.stop		= perf_kunit_pmu_stop,	\
+	.read		= scope_read
+
 static struct pmu scope_pmu = {
-	.task_ctx_nr	= perf_invalid_context,
+	SCOPE_PMU_OPS,
 	.scope		= PERF_PMU_SCOPE_SYS_WIDE,
-	.event_init	= scope_event_init,
-	.add		= scope_add,
-	.del		= scope_del,
-	.start		= scope_start,
-	.stop		= scope_del,
-	.read		= scope_read,
 };
 
 static struct pmu plain_pmu = {
-	.task_ctx_nr	= perf_invalid_context,
-	.event_init	= scope_event_init,
-	.add		= scope_add,
-	.del		= scope_del,
-	.start		= scope_start,
-	.stop		= scope_del,
-	.read		= scope_read,
+	SCOPE_PMU_OPS,
+};
+
+static const struct perf_kunit_pmu pmu_suite_pmus[] = {
+	{ &scope_pmu, "kunit_scope" },
+	{ &plain_pmu, "kunit_plain" },
 };
 
 static int pmu_suite_init(struct kunit_suite *suite)
 {
-	int ret;
-
-	ret = perf_pmu_register(&scope_pmu, "kunit_scope", -1);
-	if (ret)
-		return ret;
-	ret = perf_pmu_register(&plain_pmu, "kunit_plain", -1);
-	if (ret)
-		perf_pmu_unregister(&scope_pmu);
-	return ret;
+	return perf_kunit_register_pmus(pmu_suite_pmus,
+					ARRAY_SIZE(pmu_suite_pmus));
 }
 
 static void pmu_suite_exit(struct kunit_suite *suite)
 {
-	perf_pmu_unregister(&plain_pmu);
-	perf_pmu_unregister(&scope_pmu);
+	perf_kunit_unregister_pmus(pmu_suite_pmus, ARRAY_SIZE(pmu_suite_pmus));
 }
 
 static struct perf_event *cpu_event(struct pmu *pmu, int cpu)

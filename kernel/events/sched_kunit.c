@@ -51,28 +51,22 @@ static void fake_del(struct perf_event *event, int flags)
 	event->hw.state = PERF_HES_STOPPED;
 }
 
-static void fake_start(struct perf_event *event, int flags)
-{
-	event->hw.state = 0;
-}
-
-static void fake_stop(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED;
-}
-
 static void fake_read(struct perf_event *event)
 {
 }
 
+/* the two PMUs share counters and callbacks; the second is exclusive */
+#define FAKE_PMU_OPS \
+	.task_ctx_nr	= perf_hw_context,	\
+	.add		= fake_add,		\
+	.del		= fake_del,		\
+	.start		= perf_kunit_pmu_start,	\
+	.stop		= perf_kunit_pmu_stop,	\
+	.read		= fake_read
+
 static struct pmu fake_pmu = {
-	.task_ctx_nr	= perf_hw_context,
+	FAKE_PMU_OPS,
 	.event_init	= fake_event_init,
-	.add		= fake_add,
-	.del		= fake_del,
-	.start		= fake_start,
-	.stop		= fake_stop,
-	.read		= fake_read,
 };
 
 static struct pmu fake_excl_pmu;
@@ -83,33 +77,26 @@ static int fake_excl_event_init(struct perf_event *event)
 }
 
 static struct pmu fake_excl_pmu = {
-	.task_ctx_nr	= perf_hw_context,
+	FAKE_PMU_OPS,
 	.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_NO_INTERRUPT,
 	.event_init	= fake_excl_event_init,
-	.add		= fake_add,
-	.del		= fake_del,
-	.start		= fake_start,
-	.stop		= fake_stop,
-	.read		= fake_read,
+};
+
+static const struct perf_kunit_pmu sched_suite_pmus[] = {
+	{ &fake_pmu, "kunit_fake" },
+	{ &fake_excl_pmu, "kunit_fake_excl" },
 };
 
 static int sched_suite_init(struct kunit_suite *suite)
 {
-	int ret;
-
-	ret = perf_pmu_register(&fake_pmu, "kunit_fake", -1);
-	if (ret)
-		return ret;
-	ret = perf_pmu_register(&fake_excl_pmu, "kunit_fake_excl", -1);
-	if (ret)
-		perf_pmu_unregister(&fake_pmu);
-	return ret;
+	return perf_kunit_register_pmus(sched_suite_pmus,
+					ARRAY_SIZE(sched_suite_pmus));
 }
 
 static void sched_suite_exit(struct kunit_suite *suite)
 {
-	perf_pmu_unregister(&fake_excl_pmu);
-	perf_pmu_unregister(&fake_pmu);
+	perf_kunit_unregister_pmus(sched_suite_pmus,
+				   ARRAY_SIZE(sched_suite_pmus));
 }
 
 /* An event of the fake PMU on the test thread, released at test end. */
