@@ -20,6 +20,7 @@
 #define REC_MAX		1024
 #define ID_TYPE		(PERF_SAMPLE_TID | PERF_SAMPLE_IDENTIFIER)
 #define MAX_FUNCS	4
+#define SYM_MAX		64	/* "bpf_prog_", a tag, "_", a name */
 
 /* The first fields of PERF_RECORD_KSYMBOL and of PERF_RECORD_BPF_EVENT */
 struct ksymbol_rec {
@@ -217,17 +218,27 @@ static void expect_bpf_event(struct listener *l, struct prog *p,
 	check_trailer(_metadata, &b->header, l->id);
 }
 
+/*
+ * Load a one-function program named @name: the KSYMBOL of its code under
+ * @sym (of SYM_MAX bytes), then the BPF_EVENT.
+ */
+static void load_one(struct listener *l, struct prog *p, const char *name,
+		     char *sym, struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(prog_load(p, name, 1), 0);
+	ASSERT_EQ(p->info.nr_jited_ksyms, 1);
+	prog_sym(sym, SYM_MAX, p->info.tag, name);
+	expect_ksymbol(l, p, 0, sym, 0, _metadata);
+	expect_bpf_event(l, p, PERF_BPF_EVENT_PROG_LOAD, _metadata);
+}
+
 /* A load: the KSYMBOL of the program's code, then the BPF_EVENT. */
 TEST_F(bpf, load)
 {
-	char sym[64];
+	char sym[SYM_MAX];
 	struct prog p;
 
-	ASSERT_EQ(prog_load(&p, "sb_one", 1), 0);
-	ASSERT_EQ(p.info.nr_jited_ksyms, 1);
-	prog_sym(sym, sizeof(sym), p.info.tag, "sb_one");
-	expect_ksymbol(&self->l, &p, 0, sym, 0, _metadata);
-	expect_bpf_event(&self->l, &p, PERF_BPF_EVENT_PROG_LOAD, _metadata);
+	load_one(&self->l, &p, "sb_one", sym, _metadata);
 	EXPECT_EQ(perf_map_next(&self->l.m, self->l.buf, REC_MAX), NULL);
 	close(p.fd);
 }
@@ -235,13 +246,10 @@ TEST_F(bpf, load)
 /* The last close unloads: UNREGISTER KSYMBOL records, then BPF_EVENT. */
 TEST_F(bpf, unload)
 {
-	char sym[64];
+	char sym[SYM_MAX];
 	struct prog p;
 
-	ASSERT_EQ(prog_load(&p, "sb_gone", 1), 0);
-	prog_sym(sym, sizeof(sym), p.info.tag, "sb_gone");
-	expect_ksymbol(&self->l, &p, 0, sym, 0, _metadata);
-	expect_bpf_event(&self->l, &p, PERF_BPF_EVENT_PROG_LOAD, _metadata);
+	load_one(&self->l, &p, "sb_gone", sym, _metadata);
 	close(p.fd);
 	expect_ksymbol(&self->l, &p, 0, sym, 1, _metadata);
 	expect_bpf_event(&self->l, &p, PERF_BPF_EVENT_PROG_UNLOAD, _metadata);
@@ -250,13 +258,10 @@ TEST_F(bpf, unload)
 /* A program without a name is "bpf_prog_<tag>" in kallsyms and records. */
 TEST_F(bpf, unnamed)
 {
-	char sym[64];
+	char sym[SYM_MAX];
 	struct prog p;
 
-	ASSERT_EQ(prog_load(&p, "", 1), 0);
-	prog_sym(sym, sizeof(sym), p.info.tag, "");
-	expect_ksymbol(&self->l, &p, 0, sym, 0, _metadata);
-	expect_bpf_event(&self->l, &p, PERF_BPF_EVENT_PROG_LOAD, _metadata);
+	load_one(&self->l, &p, "", sym, _metadata);
 	close(p.fd);
 }
 
@@ -267,7 +272,7 @@ TEST_F(bpf, unnamed)
 TEST_F(bpf, subprograms)
 {
 	struct ksymbol_rec *k;
-	char sym[64];
+	char sym[SYM_MAX];
 	struct prog p;
 
 	ASSERT_EQ(prog_load(&p, "sb_two", 2), 0);
