@@ -165,13 +165,15 @@ void perf_event_put(struct perf_event *event)
 
 /*
  * Allocate an event for @attr and let its PMU accept it.  The event is not
- * in any context yet.
+ * in any context yet.  A clone is linked to its @parent before its PMU
+ * sees it (the tracing side tells clones by event->parent).
  */
-struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
-				    struct task_struct *task,
-				    struct perf_event *group_leader,
-				    perf_overflow_handler_t handler,
-				    void *handler_ctx)
+static struct perf_event *event_alloc(struct perf_event_attr *attr, int cpu,
+				      struct task_struct *task,
+				      struct perf_event *group_leader,
+				      struct perf_event *parent,
+				      perf_overflow_handler_t handler,
+				      void *handler_ctx)
 {
 	struct perf_event *event;
 	struct pmu *pmu;
@@ -219,6 +221,10 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		event->hw.target = task;
 		event->attach_state |= PERF_ATTACH_TASK;
 	}
+	if (parent) {
+		atomic_long_inc(&parent->refcount);
+		event->parent = parent;
+	}
 
 	pmu = perf_pmu_find(event);
 	if (IS_ERR(pmu)) {
@@ -236,6 +242,26 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	perf_overflow_account(event);
 	perf_sideband_account(event);
 	return event;
+}
+
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    perf_overflow_handler_t handler,
+				    void *handler_ctx)
+{
+	return event_alloc(attr, cpu, task, group_leader, NULL, handler,
+			   handler_ctx);
+}
+
+/* A copy of @parent for @child's context, in the group of @leader. */
+struct perf_event *perf_event_alloc_child(struct perf_event *parent,
+					  struct task_struct *child,
+					  struct perf_event *leader)
+{
+	return event_alloc(&parent->attr, parent->cpu, child, leader, parent,
+			   parent->overflow_handler,
+			   parent->overflow_handler_context);
 }
 
 static void event_add_to_ctx(struct perf_event *event,

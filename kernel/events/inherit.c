@@ -57,9 +57,7 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	bool dying;
 	int ret;
 
-	event = perf_event_alloc(&parent->attr, parent->cpu, child, leader,
-				 parent->overflow_handler,
-				 parent->overflow_handler_context);
+	event = perf_event_alloc_child(parent, child, leader);
 	if (IS_ERR(event))
 		return event;
 	if (copied->state <= PERF_EVENT_STATE_OFF)
@@ -80,8 +78,6 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 		return ERR_PTR(ret);
 	}
 	/* the child does not run yet: its context cannot be live */
-	atomic_long_inc(&parent->refcount);
-	event->parent = parent;
 	event->attach_state |= PERF_ATTACH_CHILD;
 	perf_event_install_new(event);
 

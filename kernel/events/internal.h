@@ -100,6 +100,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr,
 				    struct perf_event *group_leader,
 				    perf_overflow_handler_t handler,
 				    void *handler_ctx);
+struct perf_event *perf_event_alloc_child(struct perf_event *parent,
+					  struct task_struct *child,
+					  struct perf_event *leader);
 void perf_event_free(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
 void perf_event_remove(struct perf_event *event);

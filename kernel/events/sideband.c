@@ -55,7 +55,8 @@ static bool wants_any(struct perf_event *event)
 /*
  * Count a new event among the side-band listeners (perf_event_alloc()).
  * A switch listener also keeps the scheduler's hooks on, even with no
- * task context anywhere.
+ * task context anywhere.  A clone counts through its parent, which
+ * outlives it (the parent's release removes its clones).
  */
 void perf_sideband_account(struct perf_event *event)
 {

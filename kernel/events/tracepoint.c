@@ -153,63 +153,36 @@ int perf_tp_set_filter(struct perf_event *event, char *filter)
 	return ftrace_profile_set_filter(event, event->attr.config, filter);
 }
 
+/* Undo tp_event_init(): off the trace event, then the filter goes. */
 static void tp_destroy(struct perf_event *event)
 {
+	struct event_filter *filter = event->filter;
+
 	perf_trace_destroy(event);
-	if (event->filter) {
-		/* hits may still be reading it */
-		synchronize_rcu();
-		ftrace_profile_free_filter(event);
-	}
+	if (!filter)
+		return;
+	/* hits may still be reading it */
+	synchronize_rcu();
+	ftrace_profile_free_filter(event);
 }
 
 /*
- * A copy made for a child task at fork: the child is not running yet.
- * Its parent event passed the checks of the tracing side at open time;
- * the task forking now, whose credentials the tracing side would check,
- * need not pass them.
+ * attr.config names the trace event.  The tracing side answers -EINVAL
+ * for an unknown id and -EPERM for raw records the opener may not see; a
+ * clone made at fork (it has a parent) is not checked again.
  */
-static bool tp_event_is_clone(struct perf_event *event)
-{
-	struct task_struct *task = event->hw.target;
-
-	return task && task != current &&
-	       READ_ONCE(task->__state) == TASK_NEW;
-}
-
-/*
- * The tracing side checks the permissions of the opener unless the event
- * has a parent; a clone's parent is not linked yet (inherit.c does so
- * once the clone exists), so it stands in for itself until then.
- */
-static int tp_trace_init(struct perf_event *event)
-{
-	bool clone = tp_event_is_clone(event);
-	int ret;
-
-	if (clone)
-		event->parent = event;
-	ret = perf_trace_init(event);
-	if (clone)
-		event->parent = NULL;
-	return ret;
-}
-
 static int tp_event_init(struct perf_event *event)
 {
 	int ret;
 
 	if (event->attr.type != PERF_TYPE_TRACEPOINT)
 		return -ENOENT;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	/* -EINVAL for an unknown id, -EPERM for raw records not ours */
-	ret = tp_trace_init(event);
-	if (ret)
-		return ret;
-	event->event_caps |= PERF_EV_CAP_SOFTWARE;
-	event->destroy = tp_destroy;
-	return 0;
+	ret = has_branch_stack(event) ? -EOPNOTSUPP : perf_trace_init(event);
+	if (!ret) {
+		event->destroy = tp_destroy;
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	}
+	return ret;
 }
 
 static int tp_add(struct perf_event *event, int flags)
