@@ -44,7 +44,8 @@ static struct perf_event *top_parent(struct perf_event *event)
 
 /*
  * Clone @parent (the top-level event) into @ctx of @child under @leader;
- * the clone starts off if the event it copies (@copied) is off.  Returns
+ * the clone starts off if the event it copies (@copied) is off, on if it
+ * is on.  Returns
  * NULL if the parent is being released.
  */
 static struct perf_event *inherit_one(struct perf_event *parent,
@@ -60,7 +61,14 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	event = perf_event_alloc_child(parent, child, leader);
 	if (IS_ERR(event))
 		return event;
-	if (copied->state <= PERF_EVENT_STATE_OFF)
+	/*
+	 * The clone is on or off as the event it copies is now, whatever
+	 * attr.disabled said when the parent was opened (enable_on_exec and
+	 * the ENABLE ioctl leave the attr as it was).
+	 */
+	if (copied->state >= PERF_EVENT_STATE_INACTIVE)
+		event->state = PERF_EVENT_STATE_INACTIVE;
+	else
 		event->state = PERF_EVENT_STATE_OFF;
 	refcount_inc(&ctx->refcount);
 	ret = perf_event_attach(event, ctx);
