@@ -17,7 +17,9 @@ common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
 x86_64)
+	# the host's root, read-only, for the perf tool (tests/perf_smoke)
 	qemu=(qemu-system-x86_64 -M q35 -cpu max "${common[@]}"
+	      -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	      -append "console=ttyS0 tsc_early_khz=2000000 $append")
 	;;
 arm64)

@@ -35,5 +35,9 @@ for arch in $archs; do
 		check "$logfile" > /dev/null
 	"$TOP/bench/report.sh" "$kernel-$arch-acpi" "$logfile" "$known"
 done
+# the differential check against stock (bench/diff.sh): series only
+if [ "$kernel" = series ] && [ "$debug" = 0 ] && [ "${DIFF:-1}" = 1 ]; then
+	"$TOP/bench/diff.sh" "$archs" || true
+fi
 awk '{ p += $1; f += $2; s += $3 }
 END { printf "%d passed, %d failed, %d skipped\n", p, f, s; exit f ? 1 : 0 }' "$TALLY"

@@ -24,7 +24,8 @@ else
 	cp /bin/busybox "$root/bin/busybox"
 fi
 for app in sh mount umount cat echo ls mkdir poweroff reboot setsid timeout \
-	   hostname sleep sync cttyhack grep sed id chmod uname true false ps kill; do
+	   hostname sleep sync cttyhack grep sed id chmod uname true false ps kill \
+	   chroot cp; do
 	ln -sf busybox "$root/bin/$app"
 done
 cp "$TOP/bench/guest-init" "$root/init"
@@ -33,6 +34,8 @@ echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"
 
 $cc $cflags -o "$root/tests/perfcount" "$TOP/bench/perfcount.c"
+# the differential check's observer (make diff): not in LIST
+$cc $cflags -o "$root/tests/observe" "$TOP/bench/observe.c"
 
 list=""
 # ours: every harness program in the project's selftest directory, built
@@ -62,6 +65,15 @@ for f in "$BASE"/tools/testing/selftests/perf_events/*.c; do
 		chmod +x "$root/tests/$name"
 	fi
 done
+# the host's Debian perf tool, run in the x86_64 guest over virtio-9p
+if [ "$arch" = x86_64 ]; then
+	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke"
+	cp "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
+	# make perf-test: not in LIST
+	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test"
+	cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"
+	list="$list perf_smoke"
+fi
 echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
 
 find "$root" -exec touch -h -d @0 {} +

@@ -135,6 +135,32 @@ void perf_event_free(struct perf_event *event)
 }
 
 /* What the core checks of an event its PMU accepted. */
+/*
+ * The AUX controls: aux_output, aux_pause and aux_resume act on the AUX
+ * area of the group's leader, aux_start_paused on the event's own.
+ */
+static int aux_check(struct perf_event *event)
+{
+	struct perf_event_attr *a = &event->attr;
+	struct perf_event *leader = event->group_leader;
+	bool aux_leader = leader != event && has_aux(leader);
+
+	if (a->aux_output) {
+		if (!(event->pmu->capabilities & PERF_PMU_CAP_AUX_OUTPUT))
+			return -EOPNOTSUPP;
+		if (!aux_leader)
+			return -EINVAL;
+	}
+	if (a->aux_pause && a->aux_resume)
+		return -EINVAL;
+	if ((a->aux_pause || a->aux_resume) && !aux_leader)
+		return -EINVAL;
+	if (a->aux_start_paused &&
+	    !(event->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
 static int perf_event_alloc_check(struct perf_event *event,
 				  struct task_struct *task)
 {
@@ -147,6 +173,9 @@ static int perf_event_alloc_check(struct perf_event *event,
 	if (is_sampling_event(event) &&
 	    (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
 		return -EOPNOTSUPP;
+	ret = aux_check(event);
+	if (ret)
+		return ret;
 	ret = perf_sample_check(event);
 	if (ret)
 		return ret;

@@ -21,11 +21,19 @@ static void set_reserved_1(struct perf_event_attr *a) { a->__reserved_1 = 1; }
 static void set_reserved_2(struct perf_event_attr *a) { a->__reserved_2 = 1; }
 static void set_reserved_3(struct perf_event_attr *a) { a->__reserved_3 = 1; }
 static void set_bad_sample(struct perf_event_attr *a) { a->sample_type = PERF_SAMPLE_MAX; }
+static void set_cgroup_sample(struct perf_event_attr *a)
+{
+	a->sample_type = PERF_SAMPLE_CGROUP;
+}
+
 /* every sample bit that may be combined: one of the two weight layouts */
 static void set_all_sample(struct perf_event_attr *a)
 {
 	a->sample_type = PERF_SAMPLE_MAX - 1 - PERF_SAMPLE_BRANCH_STACK -
 			 PERF_SAMPLE_WEIGHT_STRUCT;
+	/* a cgroup id is there to sample only with the perf cgroup controller */
+	if (!IS_ENABLED(CONFIG_CGROUP_PERF))
+		a->sample_type &= ~PERF_SAMPLE_CGROUP;
 	/* the register dumps need a register each; bit 0 exists everywhere */
 	a->sample_regs_user = 1;
 	a->sample_regs_intr = 1;
@@ -126,6 +134,8 @@ static const struct attr_case attr_cases[] = {
 	{ "unknown sample bit", set_bad_sample, -EINVAL },
 	{ "every sample bit", set_all_sample, 0 },
 	{ "both weight layouts", set_both_weights, -EINVAL },
+	{ "cgroup id", set_cgroup_sample,
+	  IS_ENABLED(CONFIG_CGROUP_PERF) ? 0 : -EINVAL },
 	{ "inherited PERF_SAMPLE_READ", set_inherit_read, -EINVAL },
 	{ "inherited PERF_SAMPLE_READ with tid", set_inherit_read_tid, 0 },
 	{ "unknown read_format bit", set_bad_format, -EINVAL },

@@ -219,6 +219,32 @@ static int mmap_new_buffer(struct perf_event *event,
 	return 0;
 }
 
+/*
+ * A mapping past the data pages is of the AUX area, which the user page
+ * places (aux_offset, aux_size) once the data pages are mapped.  No PMU of
+ * the series has one yet: a well-formed request gets EOPNOTSUPP.
+ */
+static int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
+{
+	struct perf_event_mmap_page *up;
+	unsigned long nr_pages = vma_pages(vma);
+	int ret = -EINVAL;
+
+	mutex_lock(&event->mmap_mutex);
+	if (!event->rb)
+		goto unlock;
+	up = event->rb->user_page;
+	if (READ_ONCE(up->aux_offset) < up->data_offset + up->data_size ||
+	    READ_ONCE(up->aux_offset) != (u64)vma->vm_pgoff << PAGE_SHIFT ||
+	    READ_ONCE(up->aux_size) != (u64)nr_pages << PAGE_SHIFT ||
+	    !is_power_of_2(nr_pages))
+		goto unlock;
+	ret = -EOPNOTSUPP;
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	return ret;
+}
+
 int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 {
 	struct perf_event *event = file->private_data;
@@ -228,9 +254,8 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	/* no PMU here has an AUX area to map past the data pages */
 	if (vma->vm_pgoff)
-		return -EINVAL;
+		return perf_aux_mmap(event, vma);
 	nr_pages = vma_pages(vma) - 1;
 	if (nr_pages && !is_power_of_2(nr_pages))
 		return -EINVAL;

@@ -269,15 +269,17 @@ static void period_fn(struct perf_event_context *ctx, struct perf_event *event,
 	struct period_arg *p = arg;
 	bool active = live && event->state == PERF_EVENT_STATE_ACTIVE;
 
-	if (event->attr.freq) {
-		event->attr.sample_freq = p->value;
-	} else {
-		event->attr.sample_period = p->value;
-		event->hw.sample_period = p->value;
-	}
 	if (active)
 		event->pmu->stop(event, PERF_EF_UPDATE);
-	local64_set(&event->hw.period_left, 0);
+	if (event->attr.freq) {
+		event->attr.sample_freq = p->value;
+		local64_set(&event->hw.period_left, 0);
+	} else {
+		/* a whole new period starts now */
+		event->attr.sample_period = p->value;
+		event->hw.sample_period = p->value;
+		local64_set(&event->hw.period_left, p->value);
+	}
 	if (active)
 		event->pmu->start(event, PERF_EF_RELOAD);
 }
@@ -371,20 +373,11 @@ void perf_sample_tick(struct perf_cpu_context *cpuctx)
 int perf_sample_check(struct perf_event *event)
 {
 	struct perf_event_attr *a = &event->attr;
-	u64 type = a->sample_type;
-	int ret;
 
 	/* no PMU here has an AUX area to take a sample of */
 	if (a->aux_sample_size)
 		return -EINVAL;
-	if ((type & PERF_SAMPLE_CGROUP) && !IS_ENABLED(CONFIG_CGROUP_PERF))
-		return -EINVAL;
-	ret = perf_regs_pmu_check(event);
-	if (ret)
-		return ret;
-	if (a->cgroup && !IS_ENABLED(CONFIG_CGROUP_PERF))
-		return -EINVAL;
-	return 0;
+	return perf_regs_pmu_check(event);
 }
 
 /* REFRESH arms a sampling event for @refresh more overflows, and enables it. */

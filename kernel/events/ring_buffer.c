@@ -134,7 +134,8 @@ static void rb_want_wakeup(struct perf_output_handle *handle)
  * Reserve @size bytes for a record of @event.  On success the caller
  * copies exactly @size bytes and calls perf_output_end().  Fails when the
  * event has no buffer, the buffer is paused or has no room; a record lost
- * for room is counted and reported by a PERF_RECORD_LOST later.
+ * for room or while paused is counted and reported by a PERF_RECORD_LOST
+ * later.
  */
 static int output_begin(struct perf_output_handle *handle,
 			struct perf_sample_data *data,
@@ -157,11 +158,10 @@ static int output_begin(struct perf_output_handle *handle,
 	handle->rb = rb;
 	handle->event = event;
 	handle->wakeup = 0;
-	if (!rb->nr_pages || atomic_read(&rb->paused)) {
-		if (rb->nr_pages)
-			atomic_long_inc(&rb->lost);
+	if (!rb->nr_pages)
 		goto out;
-	}
+	if (atomic_read(&rb->paused))
+		goto lost;
 
 	local_inc(&rb->nest);
 	lost = atomic_long_read(&rb->lost);
@@ -205,8 +205,9 @@ static int output_begin(struct perf_output_handle *handle,
 	return 0;
 
 fail:
-	/* no room: count the loss for the LOST record and PERF_FORMAT_LOST */
 	local_dec(&rb->nest);
+lost:
+	/* no room, or paused: for the LOST record and PERF_FORMAT_LOST */
 	atomic_long_inc(&rb->lost);
 	atomic64_inc(&sampler->lost_samples);
 out:

@@ -278,14 +278,11 @@ static void sw_destroy(struct perf_event *event)
 	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
 }
 
-static int sw_event_init(struct perf_event *event)
+/* The software event @event names, its PMU found: take it on. */
+static int sw_init(struct perf_event *event)
 {
 	u64 id = event->attr.config;
 
-	if (event->attr.type != PERF_TYPE_SOFTWARE)
-		return -ENOENT;
-	if (id >= PERF_COUNT_SW_MAX)
-		return -ENOENT;
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 	event->event_caps |= PERF_EV_CAP_SOFTWARE;
@@ -296,6 +293,14 @@ static int sw_event_init(struct perf_event *event)
 		event->destroy = sw_destroy;
 	}
 	return 0;
+}
+
+static int sw_event_init(struct perf_event *event)
+{
+	if (event->attr.type != PERF_TYPE_SOFTWARE ||
+	    event->attr.config >= PERF_COUNT_SW_MAX)
+		return -ENOENT;
+	return sw_init(event);
 }
 
 static void sw_start(struct perf_event *event, int flags)
@@ -359,6 +364,40 @@ static struct pmu perf_sw_pmu = {
 	.read		= sw_read,
 };
 
+/*
+ * Stock's core registers its two clocks as PMUs of their own too, with no
+ * name, at the first two types after the fixed ones: user space can open
+ * them by number (PERF_TYPE_MAX with config PERF_COUNT_SW_CPU_CLOCK,
+ * PERF_TYPE_MAX + 1 with config PERF_COUNT_SW_TASK_CLOCK).  Here they are
+ * the software PMU's clocks under another type.
+ */
+static int sw_clock_alias_init(struct perf_event *event);
+
+#define SW_CLOCK_ALIAS {				\
+	.task_ctx_nr	= perf_sw_context,		\
+	.capabilities	= PERF_PMU_CAP_NO_NMI,		\
+	.event_init	= sw_clock_alias_init,		\
+	.add		= sw_add,			\
+	.del		= sw_del,			\
+	.start		= sw_start,			\
+	.stop		= sw_stop,			\
+	.read		= sw_read,			\
+}
+
+/* the cpu clock's, then the task clock's */
+static struct pmu sw_clock_alias_pmus[] = { SW_CLOCK_ALIAS, SW_CLOCK_ALIAS };
+
+static int sw_clock_alias_init(struct perf_event *event)
+{
+	int i = event->pmu - sw_clock_alias_pmus;
+	u64 config = i ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
+
+	if (event->attr.type != event->pmu->type ||
+	    event->attr.config != config)
+		return -ENOENT;
+	return sw_init(event);
+}
+
 void __init perf_sw_init(void)
 {
 	int cpu, id;
@@ -367,4 +406,7 @@ void __init perf_sw_init(void)
 		for (id = 0; id < PERF_COUNT_SW_MAX; id++)
 			INIT_HLIST_HEAD(per_cpu_ptr(&sw_active[id], cpu));
 	perf_pmu_register(&perf_sw_pmu, "software", PERF_TYPE_SOFTWARE);
+	for (id = 0; id < ARRAY_SIZE(sw_clock_alias_pmus); id++)
+		perf_pmu_register(&sw_clock_alias_pmus[id], NULL,
+				  PERF_TYPE_MAX + id);
 }

@@ -54,7 +54,15 @@ int perf_cpu_time_max_percent_handler(const struct ctl_table *table,
 				      int write, void *buffer, size_t *lenp,
 				      loff_t *ppos)
 {
-	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (ret || !write)
+		return ret;
+	/* 0 and 100 turn the feedback of perf_sample_event_took() off */
+	if (sysctl_perf_cpu_time_max_percent == 0 ||
+	    sysctl_perf_cpu_time_max_percent == 100)
+		pr_warn("perf: Dynamic interrupt throttling disabled, can hang your system!\n");
+	return 0;
 }
 
 /* Counting the kernel needs paranoid <= 1 or CAP_PERFMON. */
@@ -142,6 +150,9 @@ int perf_attr_check(struct perf_event_attr *attr)
 		return -EINVAL;
 	if (attr->sigtrap && !attr->remove_on_exec)
 		return -EINVAL;
+	if ((attr->sample_type & PERF_SAMPLE_CGROUP) &&
+	    !IS_ENABLED(CONFIG_CGROUP_PERF))
+		return -EINVAL;
 	if (attr->freq) {
 		if (attr->sample_freq > sysctl_perf_event_sample_rate)
 			return -EINVAL;
@@ -156,17 +167,41 @@ EXPORT_SYMBOL_IF_KUNIT(perf_attr_check);
  * Privilege checks of perf_event_open(2) on @attr alone; those of the
  * target task or CPU come once the PMU took the event (open_event()).
  */
+/*
+ * Whether an attr hands user space something of the kernel: its counts,
+ * its part of callchains, physical addresses, or its text being patched.
+ */
+static bool attr_reveals_kernel(struct perf_event_attr *attr)
+{
+	if (!attr->exclude_kernel || attr->text_poke)
+		return true;
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    !attr->exclude_callchain_kernel)
+		return true;
+	return attr->sample_type & PERF_SAMPLE_PHYS_ADDR;
+}
+
 static int perf_open_access(struct perf_event_attr *attr)
 {
 	int ret;
 
-	if (perf_paranoid_any() && !perfmon_capable())
+	/*
+	 * Level 3 (Debian's CONFIG_SECURITY_PERF_EVENTS_RESTRICT): no event
+	 * for anyone without CAP_SYS_ADMIN, CAP_PERFMON or not (as stock).
+	 */
+	if (perf_paranoid_any() && !capable(CAP_SYS_ADMIN))
 		return -EACCES;
 	ret = security_perf_event_open(PERF_SECURITY_OPEN);
 	if (ret)
 		return ret;
-	if (!attr->exclude_kernel || (attr->sample_type & PERF_SAMPLE_REGS_INTR)) {
+	if (attr_reveals_kernel(attr)) {
 		ret = perf_allow_kernel();
+		if (ret)
+			return ret;
+	}
+	/* the registers of the kernel at the interrupt: not under lockdown */
+	if (attr->sample_type & PERF_SAMPLE_REGS_INTR) {
+		ret = security_locked_down(LOCKDOWN_PERF);
 		if (ret)
 			return ret;
 	}
@@ -249,7 +284,10 @@ static long perf_ioctl_set_output(struct perf_event *event, unsigned long fd)
 	return ret;
 }
 
-/* MODIFY_ATTRIBUTES: only breakpoints can change once open (as stock). */
+/*
+ * MODIFY_ATTRIBUTES: only breakpoints can change once open; any other
+ * event gets EINVAL for a well-formed attr, as on stock.
+ */
 static long perf_ioctl_modify(struct perf_event *event,
 			      struct perf_event_attr __user *uattr)
 {
@@ -259,10 +297,9 @@ static long perf_ioctl_modify(struct perf_event *event,
 	ret = perf_attr_copy(uattr, &attr);
 	if (ret)
 		return ret;
-	if (attr.type != event->attr.type)
+	if (attr.type != event->attr.type ||
+	    event->attr.type != PERF_TYPE_BREAKPOINT)
 		return -EINVAL;
-	if (event->attr.type != PERF_TYPE_BREAKPOINT)
-		return -EOPNOTSUPP;
 	return perf_event_modify_breakpoint(event, &attr);
 }
 
@@ -364,6 +401,9 @@ static int check_group(struct perf_event *event, struct perf_event *leader,
 		return -EINVAL;
 	if (event->attr.inherit != leader->attr.inherit)
 		return -EINVAL;
+	/* the times of a group's records come from one clock */
+	if (event->clock != leader->clock)
+		return -EINVAL;
 	/*
 	 * A group is on one PMU: a hardware event must be of the group's,
 	 * unless the group has only software events so far (it moves).
@@ -386,14 +426,24 @@ static struct task_struct *open_target_task(pid_t pid)
 	return task ? task : ERR_PTR(-ESRCH);
 }
 
-static int open_check_task(struct task_struct *task)
+/*
+ * May the caller monitor @task with @event?  Reading it takes ptrace read
+ * rights or CAP_PERFMON; sending it SIGTRAPs (attr.sigtrap) takes the
+ * right to attach, CAP_PERFMON or not (as stock).
+ */
+static int open_check_task(struct perf_event *event, struct task_struct *task)
 {
+	unsigned int mode = PTRACE_MODE_READ_REALCREDS;
 	int ret;
 
+	if (event->attr.sigtrap)
+		mode = PTRACE_MODE_ATTACH_REALCREDS;
+	else if (perfmon_capable())
+		return 0;
 	ret = down_read_interruptible(&task->signal->exec_update_lock);
 	if (ret)
 		return ret;
-	ret = ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS) ? 0 : -EACCES;
+	ret = ptrace_may_access(task, mode) ? 0 : -EACCES;
 	up_read(&task->signal->exec_update_lock);
 	return ret;
 }
@@ -443,7 +493,7 @@ static int open_event(struct perf_open *o)
 		return ret;
 	}
 	/* as on stock, a CPU event's access is checked after its PMU's */
-	ret = o->task ? open_check_task(o->task) : perf_allow_cpu();
+	ret = o->task ? open_check_task(o->event, o->task) : perf_allow_cpu();
 	if (ret)
 		return ret;
 	/* a scoped PMU may have placed the event on another CPU */
@@ -476,10 +526,12 @@ static int open_validate(struct perf_open *o)
 	ret = perf_open_access(&o->attr);
 	if (ret)
 		return ret;
-	if ((o->flags & PERF_FLAG_PID_CGROUP) && (o->pid == -1 || o->cpu == -1))
-		return -EINVAL;
+	/* cgroup events are not built: EINVAL, as stock without CGROUP_PERF */
 	if (o->flags & PERF_FLAG_PID_CGROUP)
-		return -EOPNOTSUPP;	/* cgroup events are not built yet */
+		return -EINVAL;
+	/* a SIGTRAP goes to the task the event is on: there must be one */
+	if (o->attr.sigtrap && o->pid == -1)
+		return -EINVAL;
 	if (o->cpu < -1 || (o->cpu >= 0 && o->cpu >= nr_cpu_ids))
 		return -EINVAL;
 	if (o->pid == -1 && o->cpu == -1)

@@ -24,6 +24,7 @@ enum target {
 	CPU_PAST_END,	/* pid 0, cpu = highest possible CPU + 1 */
 	FOREIGN_CPU,	/* group member on cpu 0, leader on any cpu */
 	FOREIGN_TASK,	/* group member on a child, leader on self */
+	CPU_WIDE,	/* pid -1, cpu 0 */
 };
 
 enum group {
@@ -225,6 +226,67 @@ static void pinned(struct perf_event_attr *a, long psz)
 static void inherit(struct perf_event_attr *a, long psz)
 {
 	a->inherit = 1;
+}
+
+static void clock_monotonic(struct perf_event_attr *a, long psz)
+{
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+/* the AUX controls, on an event with no AUX area in its group */
+static void aux_output(struct perf_event_attr *a, long psz)
+{
+	a->aux_output = 1;
+}
+
+static void aux_start_paused(struct perf_event_attr *a, long psz)
+{
+	a->aux_start_paused = 1;
+}
+
+static void aux_pause(struct perf_event_attr *a, long psz)
+{
+	a->aux_pause = 1;
+}
+
+static void aux_resume(struct perf_event_attr *a, long psz)
+{
+	a->aux_resume = 1;
+}
+
+/* a PERF_RECORD_CGROUP listener, with every other side-band flag */
+static void sideband_all(struct perf_event_attr *a, long psz)
+{
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = 1;
+	a->context_switch = a->ksymbol = a->bpf_event = 1;
+	a->cgroup = a->mmap_data = a->sample_id_all = 1;
+}
+
+/* stock's unnamed clock PMUs, by type number (sysfs does not list them) */
+static void cpu_clock_pmu(struct perf_event_attr *a, long psz)
+{
+	a->type = PERF_TYPE_MAX;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+}
+
+static void cpu_clock_pmu_task_config(struct perf_event_attr *a, long psz)
+{
+	a->type = PERF_TYPE_MAX;
+	a->config = PERF_COUNT_SW_TASK_CLOCK;
+}
+
+static void task_clock_pmu(struct perf_event_attr *a, long psz)
+{
+	a->type = PERF_TYPE_MAX + 1;
+	a->config = PERF_COUNT_SW_TASK_CLOCK;
+}
+
+static void task_clock_pmu_cpu_config(struct perf_event_attr *a, long psz)
+{
+	a->type = PERF_TYPE_MAX + 1;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
 }
 
 /* attr.size */
@@ -449,6 +511,67 @@ FIXTURE_VARIANT_ADD(bad_open, group_member_other_task) {
 	.err = EINVAL,
 };
 
+/* the leader counts on perf's clock: a member must too */
+FIXTURE_VARIANT_ADD(bad_open, group_member_other_clock) {
+	.group = GROUP_LEADER,
+	.edit = clock_monotonic,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, aux_output_without_aux) {
+	.edit = aux_output,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, aux_output_in_software_group) {
+	.group = GROUP_LEADER,
+	.edit = aux_output,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, aux_start_paused_without_aux) {
+	.edit = aux_start_paused,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, aux_pause_without_aux) {
+	.edit = aux_pause,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, aux_resume_without_aux) {
+	.edit = aux_resume,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sideband_all_with_cgroup) {
+	.edit = sideband_all,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, sigtrap_cpu_wide) {
+	.edit = sigtrap_remove_on_exec,
+	.target = CPU_WIDE,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, type_cpu_clock_pmu) {
+	.edit = cpu_clock_pmu,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, type_cpu_clock_pmu_other_config) {
+	.edit = cpu_clock_pmu_task_config,
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, type_task_clock_pmu) {
+	.edit = task_clock_pmu,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, type_task_clock_pmu_other_config) {
+	.edit = task_clock_pmu_cpu_config,
+	.err = ENOENT,
+};
+
 /* flags */
 FIXTURE_VARIANT_ADD(bad_open, flag_fd_output_alone) {
 	.flags = PERF_FLAG_FD_OUTPUT,
@@ -464,6 +587,16 @@ FIXTURE_VARIANT_ADD(bad_open, flag_cloexec) {
 
 FIXTURE_VARIANT_ADD(bad_open, flag_pid_cgroup_any_cpu) {
 	.flags = PERF_FLAG_PID_CGROUP,
+	.err = EINVAL,
+};
+
+/*
+ * The test kernels have no CONFIG_CGROUP_PERF: a cgroup event on a CPU is
+ * EINVAL there (the fd, 0, is not a cgroup directory either).
+ */
+FIXTURE_VARIANT_ADD(bad_open, flag_pid_cgroup_on_cpu) {
+	.flags = PERF_FLAG_PID_CGROUP,
+	.target = FOREIGN_CPU,
 	.err = EINVAL,
 };
 
@@ -535,6 +668,10 @@ static void pick_target(enum target t, pid_t *child, pid_t *pid, int *cpu)
 	case FOREIGN_TASK:
 		*child = sleeping_child();
 		*pid = *child;
+		break;
+	case CPU_WIDE:
+		*pid = -1;
+		*cpu = 0;
 		break;
 	}
 }

@@ -6,6 +6,9 @@
  */
 #include <grp.h>
 #include <stdlib.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "perf_helpers.h"
@@ -175,6 +178,126 @@ TEST(level_3_restricts_when_configured)
 	got = probe_as_nobody(SELF_USER);
 	ASSERT_EQ(0, write_int_file(PARANOID, saved));
 	EXPECT_EQ(EACCES, got);
+}
+
+/*
+ * Open @attr on @pid/@cpu in a child that dropped to nobody, keeping
+ * CAP_PERFMON if @perfmon; returns 0, the errno, or -1 if the child could
+ * not drop its privileges.
+ */
+static int open_as_nobody(struct perf_event_attr *attr, pid_t target, int cpu,
+			  int perfmon)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct caps[2] = { { 0 } };
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (prctl(PR_SET_KEEPCAPS, 1) || setgroups(0, NULL) ||
+		    setgid(NOBODY) || setuid(NOBODY))
+			_exit(255);
+		if (perfmon)
+			caps[1].effective = caps[1].permitted =
+				1U << (CAP_PERFMON - 32);
+		if (syscall(SYS_capset, &hdr, caps))
+			_exit(255);
+		fd = sys_perf_event_open(attr, target, cpu, -1, 0);
+		_exit(fd >= 0 ? 0 : errno);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) == 255 ? -1 : WEXITSTATUS(status);
+}
+
+/* A user-only sampling event with @sample_type. */
+static void sampling_attr(struct perf_event_attr *attr, __u64 sample_type)
+{
+	sw_attr(attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr->sample_period = 100000;
+	attr->sample_type = PERF_SAMPLE_IP | sample_type;
+}
+
+/* Go to paranoid @level, the old one kept in *@saved: 0, or -errno. */
+static int set_level(long level, long *saved)
+{
+	int ret = read_int_file(PARANOID, saved);
+
+	return ret ?: write_int_file(PARANOID, level);
+}
+
+/*
+ * At level 2 an unprivileged user may sample its own user space only:
+ * whatever would hand it kernel addresses (the kernel part of callchains,
+ * physical addresses, text_poke records) is EACCES, even with
+ * exclude_kernel.  The kernel's registers at the interrupt are allowed.
+ */
+TEST(level_2_keeps_kernel_addresses)
+{
+	struct perf_event_attr callchain, user_callchain, phys, regs;
+	struct perf_event_attr poke, ksym;
+
+	sampling_attr(&callchain, PERF_SAMPLE_CALLCHAIN);
+	sampling_attr(&user_callchain, PERF_SAMPLE_CALLCHAIN);
+	user_callchain.exclude_callchain_kernel = 1;
+	sampling_attr(&phys, PERF_SAMPLE_PHYS_ADDR);
+	sampling_attr(&regs, PERF_SAMPLE_REGS_INTR);
+	regs.sample_regs_intr = 1;
+	sw_attr(&poke, PERF_COUNT_SW_DUMMY);
+	poke.text_poke = 1;
+	sw_attr(&ksym, PERF_COUNT_SW_DUMMY);
+	ksym.ksymbol = 1;
+	long saved;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root to set " PARANOID);
+	ASSERT_EQ(0, set_level(2, &saved));
+	EXPECT_EQ(EACCES, open_as_nobody(&callchain, 0, -1, 0));
+	EXPECT_EQ(0, open_as_nobody(&user_callchain, 0, -1, 0));
+	EXPECT_EQ(EACCES, open_as_nobody(&phys, 0, -1, 0));
+	EXPECT_EQ(0, open_as_nobody(&regs, 0, -1, 0));
+	EXPECT_EQ(EACCES, open_as_nobody(&poke, 0, -1, 0));
+	EXPECT_EQ(0, open_as_nobody(&ksym, 0, -1, 0));
+	/* CAP_PERFMON lifts it */
+	EXPECT_EQ(0, open_as_nobody(&callchain, 0, -1, 1));
+	EXPECT_EQ(0, open_as_nobody(&phys, 0, -1, 1));
+	ASSERT_EQ(0, write_int_file(PARANOID, saved));
+}
+
+/* CAP_PERFMON may monitor another user's task, without ptrace rights. */
+TEST(perfmon_monitors_other_users)
+{
+	struct perf_event_attr attr;
+
+	long saved;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root to set " PARANOID);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	ASSERT_EQ(0, set_level(2, &saved));
+	EXPECT_EQ(EACCES, open_as_nobody(&attr, 1, -1, 0));
+	EXPECT_EQ(0, open_as_nobody(&attr, 1, -1, 1));
+	ASSERT_EQ(0, write_int_file(PARANOID, saved));
+}
+
+/* Level 3 leaves perf_event_open to CAP_SYS_ADMIN, not CAP_PERFMON. */
+TEST(level_3_is_not_for_perfmon)
+{
+	struct perf_event_attr attr;
+
+	long saved;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root to set " PARANOID);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	ASSERT_EQ(0, set_level(3, &saved));
+	EXPECT_EQ(EACCES, open_as_nobody(&attr, 0, -1, 1));
+	ASSERT_EQ(0, write_int_file(PARANOID, saved));
 }
 
 /* The levels the kernel documents read back as written. */

@@ -346,6 +346,64 @@ TEST(pause_output)
 	close(fd);
 }
 
+/* What is dropped while the output is paused counts in PERF_FORMAT_LOST. */
+TEST(pause_output_counts_lost)
+{
+	struct perf_event_attr attr;
+	struct perf_map m;
+	uint64_t v[2];
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.read_format = PERF_FORMAT_LOST;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+	EXPECT_EQ(v[1], 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), 0);
+	touch_pages(5);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0), 0);
+	ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+	EXPECT_GE(v[1], 5);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * A mapping past the data pages is of the AUX area, placed by aux_offset
+ * and aux_size in the user page: a software event has none (EOPNOTSUPP),
+ * and a mapping that does not match what the user page says is EINVAL.
+ */
+TEST(aux_area_of_a_software_event)
+{
+	struct perf_map m;
+	void *aux;
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+
+	ASSERT_GE(fd, 0);
+	/* no data pages yet */
+	aux = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   3 * PAGE);
+	ASSERT_EQ(aux, MAP_FAILED);
+	ASSERT_EQ(errno, EINVAL);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	m.page->aux_offset = 3 * PAGE;
+	m.page->aux_size = 2 * PAGE;
+	aux = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   3 * PAGE);
+	ASSERT_EQ(aux, MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+	aux = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   3 * PAGE);
+	ASSERT_EQ(aux, MAP_FAILED);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	perf_map_close(&m);
+	close(fd);
+}
+
 /* munmap of the last mapping ends the output; the event still counts. */
 TEST(munmap_ends_output)
 {

@@ -1,0 +1,1743 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * observe: print what user space can see of perf_event, one observation a
+ * line ("<probe> <what was seen>"), so that the output of a stock kernel
+ * and of the series, booted in the same machine, can be compared line by
+ * line (make diff).  It asserts nothing.  Only what is the same from boot
+ * to boot of one kernel is printed: errnos, sizes, record types and
+ * flags, fields of the user page; counts only where they do not depend on
+ * how many instructions the kernel itself runs.  Needs root (it sets
+ * sysctls and drops to uid 65534 for the permission probes).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <grp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "../tools/testing/selftests/perf_events/perf_records.h"
+
+#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+#define NOBODY		65534
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static void say(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* "ok" or the errno's name */
+static const char *res(int ret)
+{
+	static char buf[32];
+	const char *name;
+
+	if (ret >= 0)
+		return "ok";
+	name = strerrorname_np(-ret);
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "errno%d", -ret);
+	return buf;
+}
+
+static int sys_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group, unsigned long flags)
+{
+	int fd = syscall(__NR_perf_event_open, attr, pid, cpu, group,
+			 flags | PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* open, report the errno under @key, close */
+static void try_open(const char *key, struct perf_event_attr *attr,
+		     pid_t pid, int cpu, int group, unsigned long flags)
+{
+	int fd = sys_open(attr, pid, cpu, group, flags);
+
+	say(key, "%s", res(fd));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void sw(struct perf_event_attr *a, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->size = sizeof(*a);
+	a->config = config;
+}
+
+static void sw_sampling(struct perf_event_attr *a, uint64_t config)
+{
+	sw(a, config);
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_IP;
+}
+
+static int write_sysctl(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "%ld\n", v);
+	return fclose(f) ? -errno : 0;
+}
+
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -999;
+
+	if (!f)
+		return v;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -998;
+	fclose(f);
+	return v;
+}
+
+/* The PMU type number from sysfs, or -1. */
+static int pmu_type(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/%s/type", name);
+	return (int)read_sysctl(path);
+}
+
+/* ---- attr flags ---------------------------------------------------- */
+
+static const char *const flag_names[] = {
+	"disabled", "inherit", "pinned", "exclusive", "exclude_user",
+	"exclude_kernel", "exclude_hv", "exclude_idle", "mmap", "comm",
+	"freq", "inherit_stat", "enable_on_exec", "task", "watermark",
+	"precise_ip0", "precise_ip1", "mmap_data", "sample_id_all",
+	"exclude_host", "exclude_guest", "exclude_callchain_kernel",
+	"exclude_callchain_user", "mmap2", "comm_exec", "use_clockid",
+	"context_switch", "write_backward", "namespaces", "ksymbol",
+	"bpf_event", "aux_output", "cgroup", "text_poke", "build_id",
+	"inherit_thread", "remove_on_exec", "sigtrap",
+};
+
+static uint64_t *flags_word(struct perf_event_attr *a)
+{
+	return (uint64_t *)((char *)a + 40);
+}
+
+static void observe_flags(void)
+{
+	struct perf_event_attr a;
+	char key[128];
+	unsigned int i;
+
+	for (i = 0; i < 64; i++) {
+		const char *name = i < ARRAY_SIZE(flag_names) ?
+				   flag_names[i] : "reserved";
+
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		*flags_word(&a) = 1ULL << i;
+		snprintf(key, sizeof(key), "attr.flag.%02u.%s.counting", i,
+			 name);
+		try_open(key, &a, 0, -1, -1, 0);
+		sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.sample_period = 100000;
+		*flags_word(&a) = 1ULL << i;
+		snprintf(key, sizeof(key), "attr.flag.%02u.%s.sampling", i,
+			 name);
+		try_open(key, &a, 0, -1, -1, 0);
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		*flags_word(&a) = 1ULL << i;
+		snprintf(key, sizeof(key), "attr.flag.%02u.%s.cpu0", i, name);
+		try_open(key, &a, -1, 0, -1, 0);
+	}
+	/* every side-band flag at once, as perf record's tracking event */
+	sw(&a, PERF_COUNT_SW_DUMMY);
+	a.mmap = a.comm = a.task = a.mmap2 = a.comm_exec = 1;
+	a.context_switch = a.namespaces = a.ksymbol = a.bpf_event = 1;
+	a.cgroup = a.text_poke = a.mmap_data = a.sample_id_all = 1;
+	try_open("attr.sideband_all", &a, 0, -1, -1, 0);
+	a.build_id = 1;
+	try_open("attr.sideband_all_build_id", &a, 0, -1, -1, 0);
+}
+
+/* ---- sample_type and read_format ------------------------------------ */
+
+static void observe_sample_bits(void)
+{
+	struct perf_event_attr a;
+	char key[128];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.sample_period = 100000;
+		a.sample_type = 1ULL << i;
+		a.exclude_kernel = 1;
+		snprintf(key, sizeof(key), "attr.sample_type.bit%02d", i);
+		try_open(key, &a, 0, -1, -1, 0);
+		a.exclude_kernel = 0;
+		snprintf(key, sizeof(key), "attr.sample_type.bit%02d.kernel",
+			 i);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+	for (i = 0; i < 64; i++) {
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.read_format = 1ULL << i;
+		snprintf(key, sizeof(key), "attr.read_format.bit%02d", i);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+}
+
+/* read() sizes of a two-event group under every read_format */
+static void observe_read_formats(void)
+{
+	struct perf_event_attr a;
+	char key[128], buf[256];
+	int f, lead, sib;
+
+	for (f = 0; f < 32; f++) {
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.read_format = f;
+		lead = sys_open(&a, 0, -1, -1, 0);
+		snprintf(key, sizeof(key), "read.format%02d.open", f);
+		say(key, "%s", res(lead));
+		if (lead < 0)
+			continue;
+		sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+		a.read_format = f;
+		sib = sys_open(&a, 0, -1, lead, 0);
+		snprintf(key, sizeof(key), "read.format%02d.sibling", f);
+		say(key, "%s", res(sib));
+		snprintf(key, sizeof(key), "read.format%02d.size", f);
+		say(key, "%zd", read(lead, buf, sizeof(buf)));
+		snprintf(key, sizeof(key), "read.format%02d.size7", f);
+		say(key, "%s", res(read(lead, buf, 7) < 0 ? -errno : 0));
+		snprintf(key, sizeof(key), "read.format%02d.exact", f);
+		{
+			ssize_t n = read(lead, buf, sizeof(buf));
+
+			say(key, "%s", res(n > 0 && read(lead, buf, n - 1) < 0 ?
+					   -errno : 0));
+		}
+		if (sib >= 0)
+			close(sib);
+		close(lead);
+	}
+}
+
+/* ---- types and configs ------------------------------------------------ */
+
+static void observe_types(void)
+{
+	static const uint64_t configs[] = {
+		0, 1, 2, 9, 10, 11, 12, 0x100, 0xffff, 1ULL << 32,
+		(1ULL << 32) | 1, 8ULL << 32, 0xffffffffULL << 32,
+	};
+	struct perf_event_attr a;
+	char key[128];
+	unsigned int t, c;
+
+	for (t = 0; t < 40; t++) {
+		for (c = 0; c < ARRAY_SIZE(configs); c++) {
+			sw(&a, configs[c]);
+			a.type = t;
+			a.exclude_kernel = 1;
+			if (t == PERF_TYPE_BREAKPOINT)
+				a.bp_type = HW_BREAKPOINT_EMPTY;
+			snprintf(key, sizeof(key), "type.%02u.config%#llx", t,
+				 (unsigned long long)configs[c]);
+			try_open(key, &a, 0, -1, -1, 0);
+		}
+	}
+	sw(&a, 0);
+	a.type = 0xffffffff;
+	try_open("type.max", &a, 0, -1, -1, 0);
+	for (c = 0; c < 12; c++) {
+		sw(&a, c);
+		snprintf(key, sizeof(key), "type.sw.config%u.cpu0", c);
+		try_open(key, &a, -1, 0, -1, 0);
+	}
+	/* HW_CACHE: cache id, op, result */
+	for (c = 0; c < 0x80; c++) {
+		uint64_t cfg = (c & 7) | ((c >> 3 & 3) << 8) |
+			       ((c >> 5 & 3) << 16);
+
+		sw(&a, cfg);
+		a.type = PERF_TYPE_HW_CACHE;
+		snprintf(key, sizeof(key), "type.hw_cache.%#llx",
+			 (unsigned long long)cfg);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+}
+
+/* ---- pid, cpu, group_fd and flags ------------------------------------ */
+
+static void observe_targets(void)
+{
+	struct perf_event_attr a;
+	int fd, other;
+
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	try_open("target.pid0.cpu-1", &a, 0, -1, -1, 0);
+	try_open("target.pid-1.cpu-1", &a, -1, -1, -1, 0);
+	try_open("target.pid-1.cpu0", &a, -1, 0, -1, 0);
+	try_open("target.pid-1.cpu1", &a, -1, 1, -1, 0);
+	try_open("target.pid-1.cpu4096", &a, -1, 4096, -1, 0);
+	try_open("target.pid-1.cpu-2", &a, -1, -2, -1, 0);
+	try_open("target.pid1", &a, 1, -1, -1, 0);
+	try_open("target.pid-nonexistent", &a, 4000000, -1, -1, 0);
+	try_open("target.pid-2", &a, -2, -1, -1, 0);
+	try_open("target.flags.bad", &a, 0, -1, -1, 1UL << 5);
+	try_open("target.flags.fd_output", &a, 0, -1, -1,
+		 PERF_FLAG_FD_OUTPUT);
+	try_open("target.flags.no_group", &a, 0, -1, -1,
+		 PERF_FLAG_FD_NO_GROUP);
+	try_open("target.flags.pid_cgroup", &a, 0, -1, -1,
+		 PERF_FLAG_PID_CGROUP);
+	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	try_open("target.flags.pid_cgroup.rootdir", &a, fd, 0, -1,
+		 PERF_FLAG_PID_CGROUP);
+	try_open("target.flags.pid_cgroup.rootdir.cpu-1", &a, fd, -1, -1,
+		 PERF_FLAG_PID_CGROUP);
+	try_open("target.group.not_perf", &a, 0, -1, fd, 0);
+	close(fd);
+	try_open("target.group.badfd", &a, 0, -1, 1000, 0);
+	try_open("target.group.fd-2", &a, 0, -1, -2, 0);
+	fd = sys_open(&a, 0, -1, -1, 0);
+	try_open("target.group.same_task", &a, 0, -1, fd, 0);
+	try_open("target.group.other_cpu", &a, 0, 0, fd, 0);
+	try_open("target.group.cpu_into_task", &a, -1, 0, fd, 0);
+	try_open("target.group.no_group_flag", &a, 0, -1, fd,
+		 PERF_FLAG_FD_NO_GROUP);
+	try_open("target.group.fd_output_flag", &a, 0, -1, fd,
+		 PERF_FLAG_FD_OUTPUT);
+	other = sys_open(&a, 0, -1, fd, 0);
+	try_open("target.group.sibling_as_leader", &a, 0, -1, other, 0);
+	a.inherit = 1;
+	try_open("target.group.inherit_member", &a, 0, -1, fd, 0);
+	a.inherit = 0;
+	a.pinned = 1;
+	try_open("target.group.pinned_member", &a, 0, -1, fd, 0);
+	a.pinned = 0;
+	a.exclusive = 1;
+	try_open("target.group.exclusive_member", &a, 0, -1, fd, 0);
+	a.exclusive = 0;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	try_open("target.group.clockid_member", &a, 0, -1, fd, 0);
+	close(other);
+	close(fd);
+	a.clockid = CLOCK_MONOTONIC;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	say("target.group.clockid_leader", "%s", res(fd));
+	a.clockid = CLOCK_REALTIME;
+	try_open("target.group.clockid_differs", &a, 0, -1, fd, 0);
+	a.use_clockid = 0;
+	try_open("target.group.clockid_none", &a, 0, -1, fd, 0);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- attr fields besides the flags ------------------------------------ */
+
+static void observe_fields(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.size = 0;
+	try_open("field.size0", &a, 0, -1, -1, 0);
+	a.size = 63;
+	try_open("field.size63", &a, 0, -1, -1, 0);
+	a.size = 64;
+	try_open("field.size64", &a, 0, -1, -1, 0);
+	a.size = 1;
+	try_open("field.size1", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.__reserved_2 = 1;
+	try_open("field.reserved_2", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.__reserved_3 = 1;
+	try_open("field.reserved_3", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.aux_start_paused = 1;
+	try_open("field.aux_start_paused", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.aux_pause = 1;
+	try_open("field.aux_pause", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.aux_resume = 1;
+	try_open("field.aux_resume", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.aux_pause = a.aux_resume = 1;
+	try_open("field.aux_pause_resume", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.aux_output = 1;
+	try_open("field.aux_output", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	fd = sys_open(&a, 0, -1, -1, 0);
+	a.aux_output = 1;
+	try_open("field.aux_output.sw_group", &a, 0, -1, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.aux_sample_size = 4096;
+	try_open("field.aux_sample_size", &a, 0, -1, -1, 0);
+	a.sample_type = PERF_SAMPLE_AUX;
+	a.sample_period = 1000;
+	try_open("field.aux_sample_size.sample_aux", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.aux_watermark = 4096;
+	try_open("field.aux_watermark", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_regs_user = 1;
+	try_open("field.sample_regs_user.no_bit", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_regs_intr = 1;
+	try_open("field.sample_regs_intr.no_bit", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_stack_user = 8;
+	try_open("field.sample_stack_user.no_bit", &a, 0, -1, -1, 0);
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_type = PERF_SAMPLE_REGS_USER;
+	try_open("field.sample_regs_user.bit_no_mask", &a, 0, -1, -1, 0);
+	a.sample_regs_user = ~0ULL;
+	try_open("field.sample_regs_user.all_ones", &a, 0, -1, -1, 0);
+	a.sample_regs_user = 1;
+	try_open("field.sample_regs_user.one", &a, 0, -1, -1, 0);
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_type = PERF_SAMPLE_REGS_INTR;
+	try_open("field.sample_regs_intr.bit_no_mask", &a, 0, -1, -1, 0);
+	a.sample_regs_intr = ~0ULL;
+	try_open("field.sample_regs_intr.all_ones", &a, 0, -1, -1, 0);
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_type = PERF_SAMPLE_STACK_USER;
+	try_open("field.stack_user.0", &a, 0, -1, -1, 0);
+	a.sample_stack_user = 12;
+	try_open("field.stack_user.12", &a, 0, -1, -1, 0);
+	a.sample_stack_user = 0x10000;
+	try_open("field.stack_user.64k", &a, 0, -1, -1, 0);
+	a.sample_stack_user = 0xfff8;
+	try_open("field.stack_user.65528", &a, 0, -1, -1, 0);
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_type = PERF_SAMPLE_CALLCHAIN;
+	a.sample_max_stack = 127;
+	try_open("field.max_stack.127", &a, 0, -1, -1, 0);
+	a.sample_max_stack = 128;
+	try_open("field.max_stack.128", &a, 0, -1, -1, 0);
+	a.sample_max_stack = 65535;
+	try_open("field.max_stack.65535", &a, 0, -1, -1, 0);
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	try_open("field.branch_stack.any", &a, 0, -1, -1, 0);
+	a.branch_sample_type = 0;
+	try_open("field.branch_stack.none", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	try_open("field.branch_sample_type.no_bit", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.freq = 1;
+	a.sample_freq = 1000000000;
+	try_open("field.freq.huge", &a, 0, -1, -1, 0);
+	a.sample_freq = 0;
+	try_open("field.freq.zero", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_period = 1ULL << 63;
+	try_open("field.period.bit63", &a, 0, -1, -1, 0);
+	a.sample_period = (1ULL << 63) - 1;
+	try_open("field.period.max", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.use_clockid = 1;
+	for (int c = -1; c < 13; c++) {
+		char key[64];
+
+		a.clockid = c;
+		snprintf(key, sizeof(key), "field.clockid.%d", c);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sigtrap = 1;
+	a.remove_on_exec = 1;
+	try_open("field.sigtrap.task", &a, 0, -1, -1, 0);
+	try_open("field.sigtrap.cpu0", &a, -1, 0, -1, 0);
+	a.inherit = 1;
+	try_open("field.sigtrap.inherit", &a, 0, -1, -1, 0);
+	a.inherit_thread = 1;
+	try_open("field.sigtrap.inherit_thread", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.inherit = 1;
+	a.sample_type = PERF_SAMPLE_READ;
+	a.sample_period = 1000;
+	try_open("field.inherit.sample_read", &a, 0, -1, -1, 0);
+	a.sample_type |= PERF_SAMPLE_TID;
+	try_open("field.inherit.sample_read_tid", &a, 0, -1, -1, 0);
+	a.read_format = PERF_FORMAT_GROUP;
+	try_open("field.inherit.sample_read_group", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.inherit = 1;
+	a.read_format = PERF_FORMAT_GROUP;
+	try_open("field.inherit.read_group", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.config1 = 1;
+	a.config2 = 1;
+	a.config3 = 1;
+	try_open("field.sw.config123", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.bp_type = 1;
+	try_open("field.sw.bp_type", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sig_data = 1;
+	try_open("field.sig_data.no_sigtrap", &a, 0, -1, -1, 0);
+}
+
+/* ---- permissions --------------------------------------------------------- */
+
+struct perm_probe {
+	const char *name;
+	void (*set)(struct perf_event_attr *a);
+	pid_t pid;
+	int cpu;
+};
+
+static void p_user(struct perf_event_attr *a)
+{
+	sw(a, PERF_COUNT_SW_TASK_CLOCK);
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
+static void p_kernel(struct perf_event_attr *a)
+{
+	sw(a, PERF_COUNT_SW_TASK_CLOCK);
+}
+
+static void p_kernel_only(struct perf_event_attr *a)
+{
+	sw(a, PERF_COUNT_SW_TASK_CLOCK);
+	a->exclude_user = 1;
+}
+
+static void p_hv(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->exclude_hv = 0;
+}
+
+static void p_sampling(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->sample_period = 100000;
+	a->sample_type = PERF_SAMPLE_IP;
+}
+
+static void p_callchain(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+}
+
+static void p_callchain_user(struct perf_event_attr *a)
+{
+	p_callchain(a);
+	a->exclude_callchain_kernel = 1;
+}
+
+static void p_phys(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+}
+
+static void p_regs_intr(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_REGS_INTR;
+	a->sample_regs_intr = 1;
+}
+
+static void p_regs_user(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_REGS_USER;
+	a->sample_regs_user = 1;
+}
+
+static void p_stack_user(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_STACK_USER;
+	a->sample_stack_user = 64;
+}
+
+static void p_raw(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_RAW;
+}
+
+static void p_data_page(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
+}
+
+static void p_addr(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC |
+			  PERF_SAMPLE_WEIGHT | PERF_SAMPLE_TRANSACTION;
+}
+
+static void p_cgroup_sample(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sample_type |= PERF_SAMPLE_CGROUP;
+}
+
+static void p_namespaces(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->namespaces = 1;
+}
+
+static void p_cgroup(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->cgroup = 1;
+}
+
+static void p_ksymbol(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->ksymbol = 1;
+}
+
+static void p_bpf_event(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->bpf_event = 1;
+}
+
+static void p_text_poke(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->text_poke = 1;
+}
+
+static void p_switch(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->context_switch = 1;
+}
+
+static void p_mmap(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->mmap = a->mmap2 = a->comm = a->task = a->mmap_data = 1;
+}
+
+static void p_build_id(struct perf_event_attr *a)
+{
+	p_mmap(a);
+	a->build_id = 1;
+}
+
+static void p_clockid(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC_RAW;
+}
+
+static void p_exclusive(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->exclusive = 1;
+	a->pinned = 1;
+}
+
+static void p_freq_high(struct perf_event_attr *a)
+{
+	p_user(a);
+	a->freq = 1;
+	a->sample_freq = 90000;
+}
+
+static void p_sigtrap(struct perf_event_attr *a)
+{
+	p_sampling(a);
+	a->sigtrap = 1;
+	a->remove_on_exec = 1;
+}
+
+static void p_dummy(struct perf_event_attr *a)
+{
+	sw(a, PERF_COUNT_SW_DUMMY);
+	a->exclude_kernel = 1;
+}
+
+static void p_dummy_kernel(struct perf_event_attr *a)
+{
+	sw(a, PERF_COUNT_SW_DUMMY);
+}
+
+static void p_bp(struct perf_event_attr *a)
+{
+	static long target;
+
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_BREAKPOINT;
+	a->size = sizeof(*a);
+	a->bp_type = HW_BREAKPOINT_W;
+	a->bp_addr = (unsigned long)&target;
+	a->bp_len = HW_BREAKPOINT_LEN_8;
+	a->exclude_kernel = 1;
+}
+
+static void p_bp_kernel(struct perf_event_attr *a)
+{
+	p_bp(a);
+	a->exclude_kernel = 0;
+}
+
+static int tp_sched_switch = -1;
+
+static void p_tracepoint(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->size = sizeof(*a);
+	a->config = tp_sched_switch;
+	a->exclude_kernel = 1;
+}
+
+static void p_tracepoint_raw(struct perf_event_attr *a)
+{
+	p_tracepoint(a);
+	a->exclude_kernel = 0;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_RAW;
+}
+
+static int hw_type = PERF_TYPE_HARDWARE;
+
+static void p_hw_user(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = hw_type;
+	a->size = sizeof(*a);
+	a->config = PERF_COUNT_HW_CPU_CYCLES;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
+static void p_hw_kernel(struct perf_event_attr *a)
+{
+	p_hw_user(a);
+	a->exclude_kernel = 0;
+}
+
+static const struct perm_probe perm_probes[] = {
+	{ "user", p_user, 0, -1 },
+	{ "kernel", p_kernel, 0, -1 },
+	{ "kernel_only", p_kernel_only, 0, -1 },
+	{ "hv", p_hv, 0, -1 },
+	{ "cpu_wide", p_user, -1, 0 },
+	{ "cpu_wide_kernel", p_kernel, -1, 0 },
+	{ "task_on_cpu", p_user, 0, 0 },
+	{ "init_task", p_user, 1, -1 },
+	{ "init_task_sigtrap", p_sigtrap, 1, -1 },
+	{ "init_task_kernel", p_kernel, 1, -1 },
+	{ "sampling", p_sampling, 0, -1 },
+	{ "callchain", p_callchain, 0, -1 },
+	{ "callchain_user", p_callchain_user, 0, -1 },
+	{ "phys_addr", p_phys, 0, -1 },
+	{ "regs_intr", p_regs_intr, 0, -1 },
+	{ "regs_user", p_regs_user, 0, -1 },
+	{ "stack_user", p_stack_user, 0, -1 },
+	{ "raw", p_raw, 0, -1 },
+	{ "page_sizes", p_data_page, 0, -1 },
+	{ "addr_bits", p_addr, 0, -1 },
+	{ "cgroup_sample", p_cgroup_sample, 0, -1 },
+	{ "namespaces", p_namespaces, 0, -1 },
+	{ "cgroup", p_cgroup, 0, -1 },
+	{ "ksymbol", p_ksymbol, 0, -1 },
+	{ "bpf_event", p_bpf_event, 0, -1 },
+	{ "text_poke", p_text_poke, 0, -1 },
+	{ "context_switch", p_switch, 0, -1 },
+	{ "context_switch_cpu", p_switch, -1, 0 },
+	{ "mmap", p_mmap, 0, -1 },
+	{ "build_id", p_build_id, 0, -1 },
+	{ "clockid", p_clockid, 0, -1 },
+	{ "exclusive", p_exclusive, 0, -1 },
+	{ "freq_high", p_freq_high, 0, -1 },
+	{ "sigtrap", p_sigtrap, 0, -1 },
+	{ "dummy", p_dummy, 0, -1 },
+	{ "dummy_kernel", p_dummy_kernel, 0, -1 },
+	{ "dummy_cpu", p_dummy, -1, 0 },
+	{ "breakpoint", p_bp, 0, -1 },
+	{ "breakpoint_kernel", p_bp_kernel, 0, -1 },
+	{ "tracepoint", p_tracepoint, 0, -1 },
+	{ "tracepoint_raw", p_tracepoint_raw, 0, -1 },
+	{ "tracepoint_cpu", p_tracepoint, -1, 0 },
+	{ "hw_user", p_hw_user, 0, -1 },
+	{ "hw_kernel", p_hw_kernel, 0, -1 },
+	{ "hw_cpu", p_hw_user, -1, 0 },
+};
+
+static int drop_privileges(int keep_perfmon)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (prctl(PR_SET_KEEPCAPS, 1))
+		return -1;
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		return -1;
+	if (keep_perfmon) {
+		data[1].effective = data[1].permitted =
+			1U << (CAP_PERFMON - 32);
+	}
+	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
+}
+
+/* the errno of each probe, run by a child as nobody */
+static void observe_permissions(void)
+{
+	static const long levels[] = { -1, 0, 1, 2, 3 };
+	long saved = read_sysctl(PARANOID);
+	char key[128];
+	unsigned int l, p;
+	int caps;
+
+	for (l = 0; l < ARRAY_SIZE(levels); l++) {
+		if (write_sysctl(PARANOID, levels[l]))
+			continue;
+		for (caps = 0; caps < 2; caps++) {
+			int pipefd[2], status;
+			pid_t pid;
+
+			if (pipe(pipefd))
+				return;
+			pid = fork();
+			if (pid == 0) {
+				int r[ARRAY_SIZE(perm_probes)];
+
+				close(pipefd[0]);
+				if (drop_privileges(caps))
+					_exit(1);
+				for (p = 0; p < ARRAY_SIZE(perm_probes); p++) {
+					const struct perm_probe *pp =
+						&perm_probes[p];
+					struct perf_event_attr a;
+					int fd;
+
+					pp->set(&a);
+					fd = sys_open(&a, pp->pid, pp->cpu, -1,
+						      0);
+					r[p] = fd < 0 ? fd : 0;
+					if (fd >= 0)
+						close(fd);
+				}
+				if (write(pipefd[1], r, sizeof(r)) != sizeof(r))
+					_exit(1);
+				_exit(0);
+			}
+			close(pipefd[1]);
+			{
+				int r[ARRAY_SIZE(perm_probes)];
+				ssize_t n = read(pipefd[0], r, sizeof(r));
+
+				for (p = 0; p < ARRAY_SIZE(perm_probes); p++) {
+					snprintf(key, sizeof(key),
+						 "perm.paranoid%ld.%s.%s",
+						 levels[l],
+						 caps ? "perfmon" : "nobody",
+						 perm_probes[p].name);
+					say(key, "%s", n == sizeof(r) ?
+					    res(r[p]) : "no-result");
+				}
+			}
+			close(pipefd[0]);
+			waitpid(pid, &status, 0);
+		}
+	}
+	write_sysctl(PARANOID, saved);
+}
+
+/* ---- ioctls ------------------------------------------------------------ */
+
+static void observe_ioctls(void)
+{
+	struct perf_event_attr a;
+	char key[128];
+	uint64_t v;
+	int fd, other, s;
+
+	for (s = 0; s < 2; s++) {
+		const char *k = s ? "sampling" : "counting";
+
+		if (s)
+			sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+		else
+			sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.disabled = 1;
+		fd = sys_open(&a, 0, -1, -1, 0);
+		other = sys_open(&a, 0, -1, -1, 0);
+#define IOC(name, req, arg) do {					\
+		snprintf(key, sizeof(key), "ioctl.%s.%s", k, name);	\
+		say(key, "%s", res(ioctl(fd, req, arg) < 0 ? -errno : 0)); \
+	} while (0)
+		IOC("enable", PERF_EVENT_IOC_ENABLE, 0);
+		IOC("enable_group", PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+		IOC("enable_badflag", PERF_EVENT_IOC_ENABLE, 2);
+		IOC("disable", PERF_EVENT_IOC_DISABLE, 0);
+		IOC("reset", PERF_EVENT_IOC_RESET, 0);
+		IOC("refresh0", PERF_EVENT_IOC_REFRESH, 0);
+		IOC("refresh1", PERF_EVENT_IOC_REFRESH, 1);
+		IOC("refresh_neg", PERF_EVENT_IOC_REFRESH, -1);
+		IOC("disable2", PERF_EVENT_IOC_DISABLE, 0);
+		v = 0;
+		IOC("period0", PERF_EVENT_IOC_PERIOD, &v);
+		v = 1000;
+		IOC("period1000", PERF_EVENT_IOC_PERIOD, &v);
+		v = 1ULL << 63;
+		IOC("period_bit63", PERF_EVENT_IOC_PERIOD, &v);
+		IOC("period_null", PERF_EVENT_IOC_PERIOD, NULL);
+		IOC("set_output_self", PERF_EVENT_IOC_SET_OUTPUT, fd);
+		IOC("set_output_other", PERF_EVENT_IOC_SET_OUTPUT, other);
+		IOC("set_output_none", PERF_EVENT_IOC_SET_OUTPUT, -1);
+		IOC("set_output_badfd", PERF_EVENT_IOC_SET_OUTPUT, 999);
+		IOC("set_output_stdin", PERF_EVENT_IOC_SET_OUTPUT, 0);
+		IOC("set_filter", PERF_EVENT_IOC_SET_FILTER, "common_pid == 1");
+		IOC("set_filter_null", PERF_EVENT_IOC_SET_FILTER, NULL);
+		IOC("id_null", PERF_EVENT_IOC_ID, NULL);
+		IOC("id", PERF_EVENT_IOC_ID, &v);
+		IOC("set_bpf_bad", PERF_EVENT_IOC_SET_BPF, -1);
+		IOC("set_bpf_stdin", PERF_EVENT_IOC_SET_BPF, 0);
+		IOC("pause_output1", PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+		IOC("pause_output0", PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+		IOC("query_bpf_null", PERF_EVENT_IOC_QUERY_BPF, NULL);
+		IOC("modify_null", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, NULL);
+		IOC("modify_same", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a);
+		{
+			struct perf_event_attr b = a;
+
+			b.sample_period = 0;
+			b.sample_type = 0;
+			b.disabled = 0;
+			IOC("modify_plain", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &b);
+			p_bp(&b);
+			IOC("modify_to_bp", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &b);
+			b = a;
+			b.size = 8;
+			IOC("modify_size8", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &b);
+			b = a;
+			b.type = PERF_TYPE_TRACEPOINT;
+			IOC("modify_type", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &b);
+		}
+		IOC("unknown", _IO('$', 42), 0);
+		IOC("unknown_type", _IO('%', 0), 0);
+#undef IOC
+		close(other);
+		close(fd);
+	}
+}
+
+static void observe_modify_bp(void)
+{
+	struct perf_event_attr a, b;
+	int fd;
+
+	p_bp(&a);
+	fd = sys_open(&a, 0, -1, -1, 0);
+	say("ioctl.bp.open", "%s", res(fd));
+	if (fd < 0)
+		return;
+#define MOD(name, attr) say("ioctl.bp." name, "%s",			\
+	res(ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, attr) < 0 ? -errno : 0))
+	MOD("modify_same", &a);
+	b = a;
+	b.bp_len = HW_BREAKPOINT_LEN_4;
+	MOD("modify_len", &b);
+	b = a;
+	b.bp_type = HW_BREAKPOINT_R;
+	MOD("modify_type_r", &b);
+	b = a;
+	b.sample_period = 5;
+	MOD("modify_period", &b);
+	b = a;
+	b.exclude_user = 1;
+	MOD("modify_exclude", &b);
+	sw(&b, PERF_COUNT_SW_TASK_CLOCK);
+	MOD("modify_to_sw", &b);
+	MOD("modify_null", NULL);
+#undef MOD
+	close(fd);
+}
+
+/* ---- mmap ----------------------------------------------------------------- */
+
+static void observe_mmap(void)
+{
+	static const int pages[] = { 1, 2, 3, 5, 9, 17 };
+	size_t pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr a;
+	char key[128];
+	unsigned int i;
+	void *p;
+	int fd;
+
+	sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.disabled = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	for (i = 0; i < ARRAY_SIZE(pages); i++) {
+		p = mmap(NULL, pages[i] * pg, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, fd, 0);
+		snprintf(key, sizeof(key), "mmap.pages%d", pages[i]);
+		say(key, "%s", res(p == MAP_FAILED ? -errno : 0));
+		if (p != MAP_FAILED)
+			munmap(p, pages[i] * pg);
+	}
+#define MAP(name, len, prot, flags, off) do {				\
+		p = mmap(NULL, len, prot, flags, fd, off);		\
+		say("mmap." name, "%s", res(p == MAP_FAILED ? -errno : 0)); \
+		if (p != MAP_FAILED)					\
+			munmap(p, len);					\
+	} while (0)
+	MAP("private", 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE, 0);
+	MAP("readonly", 2 * pg, PROT_READ, MAP_SHARED, 0);
+	MAP("offset1", 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, pg);
+	MAP("exec", 2 * pg, PROT_READ | PROT_EXEC, MAP_SHARED, 0);
+	MAP("zero", 0, PROT_READ, MAP_SHARED, 0);
+	/* the user page of a mapping */
+	p = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p != MAP_FAILED) {
+		struct perf_event_mmap_page *up = p;
+		void *second;
+
+		say("mmap.page.version", "%u", up->version);
+		say("mmap.page.compat_version", "%u", up->compat_version);
+		say("mmap.page.index", "%u", up->index);
+		say("mmap.page.cap_bit0", "%u", (unsigned int)up->cap_bit0);
+		say("mmap.page.cap_bit0_is_deprecated", "%u",
+		    (unsigned int)up->cap_bit0_is_deprecated);
+		say("mmap.page.cap_user_rdpmc", "%u",
+		    (unsigned int)up->cap_user_rdpmc);
+		say("mmap.page.cap_user_time", "%u",
+		    (unsigned int)up->cap_user_time);
+		say("mmap.page.cap_user_time_zero", "%u",
+		    (unsigned int)up->cap_user_time_zero);
+		say("mmap.page.cap_user_time_short", "%u",
+		    (unsigned int)up->cap_user_time_short);
+		say("mmap.page.pmc_width", "%u", up->pmc_width);
+		say("mmap.page.data_offset", "%llu",
+		    (unsigned long long)up->data_offset);
+		say("mmap.page.data_size", "%llu",
+		    (unsigned long long)up->data_size);
+		say("mmap.page.aux_offset", "%llu",
+		    (unsigned long long)up->aux_offset);
+		say("mmap.page.data_head", "%llu",
+		    (unsigned long long)up->data_head);
+		second = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, 0);
+		say("mmap.second_same_size", "%s",
+		    res(second == MAP_FAILED ? -errno : 0));
+		if (second != MAP_FAILED)
+			munmap(second, 3 * pg);
+		second = mmap(NULL, 5 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, 0);
+		say("mmap.second_other_size", "%s",
+		    res(second == MAP_FAILED ? -errno : 0));
+		if (second != MAP_FAILED)
+			munmap(second, 5 * pg);
+		say("mmap.partial_munmap", "%s",
+		    res(munmap((char *)p + 2 * pg, pg) ? -errno : 0));
+		/* an AUX area on a software event */
+		up->aux_offset = 4 * pg;
+		up->aux_size = 2 * pg;
+		second = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, 4 * pg);
+		say("mmap.aux.software", "%s",
+		    res(second == MAP_FAILED ? -errno : 0));
+		if (second != MAP_FAILED)
+			munmap(second, 2 * pg);
+		second = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, 4 * pg);
+		say("mmap.aux.size_mismatch", "%s",
+		    res(second == MAP_FAILED ? -errno : 0));
+		if (second != MAP_FAILED)
+			munmap(second, 3 * pg);
+		second = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, 6 * pg);
+		say("mmap.aux.offset_mismatch", "%s",
+		    res(second == MAP_FAILED ? -errno : 0));
+		if (second != MAP_FAILED)
+			munmap(second, 2 * pg);
+		up->aux_offset = 4 * pg;
+		up->aux_size = 3 * pg;
+		second = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, 4 * pg);
+		say("mmap.aux.not_pow2", "%s",
+		    res(second == MAP_FAILED ? -errno : 0));
+		if (second != MAP_FAILED)
+			munmap(second, 3 * pg);
+		up->aux_offset = pg;
+		up->aux_size = pg;
+		second = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, pg);
+		say("mmap.aux.overlaps_data", "%s",
+		    res(second == MAP_FAILED ? -errno : 0));
+		if (second != MAP_FAILED)
+			munmap(second, pg);
+		munmap(p, 2 * pg);
+	}
+	close(fd);
+	/* a counting event can be mapped too */
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	fd = sys_open(&a, 0, -1, -1, 0);
+	MAP("counting.page_only", pg, PROT_READ, MAP_SHARED, 0);
+	MAP("counting.with_data", 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    0);
+	close(fd);
+#undef MAP
+}
+
+/* ---- records ---------------------------------------------------------------- */
+
+/* Fault in @n fresh pages, after warming up the code that does it. */
+static void faults(int n)
+{
+	touch_pages(n);
+}
+
+/* The types and sizes of the records in @m, as one string. */
+static void records_of(struct perf_map *m, char *out, size_t len,
+		       int *samples)
+{
+	char buf[8192];
+	struct perf_event_header *h;
+	size_t used = 0;
+	int last = -1, run = 0;
+
+	*samples = 0;
+	out[0] = 0;
+	while ((h = perf_map_next(m, buf, sizeof(buf)))) {
+		if (h->type == PERF_RECORD_SAMPLE) {
+			(*samples)++;
+			continue;
+		}
+		if ((int)h->type == last) {
+			run++;
+			continue;
+		}
+		if (last >= 0 && used < len)
+			used += snprintf(out + used, len - used, "%d*%d ",
+					 last, run);
+		last = h->type;
+		run = 1;
+	}
+	if (last >= 0 && used < len)
+		snprintf(out + used, len - used, "%d*%d", last, run);
+}
+
+/*
+ * The samples in @m of the events of ids @id1 and @id2 (of open_faults()),
+ * as "<1 or 2>:<its count at the sample>" in ring order.
+ */
+static void sample_sequence(const char *key, struct perf_map *m, uint64_t id1,
+			    uint64_t id2)
+{
+	char buf[256], seq[512];
+	struct perf_event_header *h;
+	size_t used = 0;
+
+	seq[0] = 0;
+	while ((h = perf_map_next(m, buf, sizeof(buf)))) {
+		const uint64_t *p = (const uint64_t *)(h + 1);
+
+		if (h->type != PERF_RECORD_SAMPLE || used >= sizeof(seq))
+			continue;
+		used += snprintf(seq + used, sizeof(seq) - used, "%d:%llu ",
+				 p[1] == id1 ? 1 : p[1] == id2 ? 2 : 0,
+				 (unsigned long long)p[3]);
+	}
+	say(key, "%s", seq);
+}
+
+static int open_faults(int period, int disabled)
+{
+	struct perf_event_attr a;
+
+	sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_period = period;
+	/* READ, not PERIOD: a software event with PERIOD samples every hit */
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+			PERF_SAMPLE_READ;
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	a.exclude_kernel = 1;
+	a.disabled = disabled;
+	return sys_open(&a, 0, -1, -1, 0);
+}
+
+static void observe_records(void)
+{
+	struct perf_map m, m2;
+	char out[512];
+	uint64_t v[3], first_count = 0;
+	int fd, fd2, n;
+
+	faults(64);		/* warm up */
+	/* PERIOD on a disabled event, then enable: where the first sample is */
+	fd = open_faults(1000, 1);
+	if (fd < 0 || perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE))
+		return;
+	v[0] = 10;
+	ioctl(fd, PERF_EVENT_IOC_PERIOD, &v[0]);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(95);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	{
+		char buf[256];
+		struct perf_event_header *h;
+
+		n = 0;
+		while ((h = perf_map_next(&m, buf, sizeof(buf))))
+			if (h->type == PERF_RECORD_SAMPLE) {
+				const uint64_t *p = (const uint64_t *)(h + 1);
+
+				if (!n++)
+					first_count = p[3];
+			}
+	}
+	say("records.period_then_enable.samples", "%d", n);
+	say("records.period_then_enable.first_count", "%llu",
+	    (unsigned long long)first_count);
+	perf_map_close(&m);
+	close(fd);
+
+	/* SET_OUTPUT: the second event writes into the first's ring */
+	fd = open_faults(10, 1);
+	fd2 = open_faults(20, 1);
+	if (fd < 0 || fd2 < 0 || perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE))
+		return;
+	say("records.set_output", "%s",
+	    res(ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd) ? -errno : 0));
+	say("records.set_output.mmap_target", "%s",
+	    res(perf_map_open(&m2, fd2, 8, PROT_READ | PROT_WRITE) ? -errno : 0));
+	perf_map_close(&m2);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0);
+	faults(100);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0);
+	{
+		char buf[256];
+		struct perf_event_header *h;
+		uint64_t id1 = 0, id2 = 0;
+		int from1 = 0, from2 = 0, other = 0;
+
+		char seq[512];
+		size_t used = 0;
+
+		seq[0] = 0;
+		ioctl(fd, PERF_EVENT_IOC_ID, &id1);
+		ioctl(fd2, PERF_EVENT_IOC_ID, &id2);
+		while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+			const uint64_t *p = (const uint64_t *)(h + 1);
+
+			if (h->type != PERF_RECORD_SAMPLE)
+				continue;
+			if (p[1] == id1 && p[2] == id1)
+				from1++;
+			else if (p[1] == id2 && p[2] == id2)
+				from2++;
+			else
+				other++;
+			/* which event, and its count (READ) at the sample */
+			if (used < sizeof(seq))
+				used += snprintf(seq + used, sizeof(seq) - used,
+						 "%d:%llu ", p[1] == id1 ? 1 :
+						 p[1] == id2 ? 2 : 0,
+						 (unsigned long long)p[3]);
+		}
+		say("records.set_output.samples", "%d %d %d", from1, from2,
+		    other);
+		say("records.set_output.sequence", "%s", seq);
+		if (read(fd, v, sizeof(v)) == sizeof(v))
+			say("records.set_output.count1", "%llu",
+			    (unsigned long long)v[0]);
+		if (read(fd2, v, sizeof(v)) == sizeof(v))
+			say("records.set_output.count2", "%llu",
+			    (unsigned long long)v[0]);
+	}
+	/* a reset of both, a redirect back and forth, and more faults */
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd2, PERF_EVENT_IOC_RESET, 0);
+	say("records.set_output.undo", "%s",
+	    res(ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, -1) ? -errno : 0));
+	say("records.set_output.redo", "%s",
+	    res(ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd) ? -errno : 0));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0);
+	faults(100);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0);
+	{
+		uint64_t id1 = 0, id2 = 0;
+
+		ioctl(fd, PERF_EVENT_IOC_ID, &id1);
+		ioctl(fd2, PERF_EVENT_IOC_ID, &id2);
+		sample_sequence("records.set_output.again", &m, id1, id2);
+	}
+	perf_map_close(&m);
+	close(fd2);
+	close(fd);
+
+	/* the same two events, each with a ring of its own */
+	fd = open_faults(10, 1);
+	fd2 = open_faults(20, 1);
+	if (fd >= 0 && fd2 >= 0 &&
+	    !perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE) &&
+	    !perf_map_open(&m2, fd2, 8, PROT_READ | PROT_WRITE)) {
+		uint64_t id1 = 0, id2 = 0;
+
+		ioctl(fd, PERF_EVENT_IOC_ID, &id1);
+		ioctl(fd2, PERF_EVENT_IOC_ID, &id2);
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0);
+		faults(100);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0);
+		sample_sequence("records.two_rings.first", &m, id1, id2);
+		sample_sequence("records.two_rings.second", &m2, id1, id2);
+		perf_map_close(&m);
+		perf_map_close(&m2);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (fd2 >= 0)
+		close(fd2);
+
+	/* PAUSE_OUTPUT: what is dropped while paused */
+	fd = open_faults(1, 1);
+	if (fd < 0 || perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(10);
+	ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+	faults(20);
+	ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+	faults(5);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, v, sizeof(v)) == sizeof(v))
+		say("records.pause_output.count_lost", "%llu %llu",
+		    (unsigned long long)v[0], (unsigned long long)v[2]);
+	records_of(&m, out, sizeof(out), &n);
+	say("records.pause_output.records", "%d [%s]", n, out);
+	perf_map_close(&m);
+	close(fd);
+
+	/* a full ring: what is lost, and how it is told */
+	fd = open_faults(1, 1);
+	if (fd < 0 || perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(300);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, v, sizeof(v)) == sizeof(v))
+		say("records.full_ring.count_lost", "%llu %llu",
+		    (unsigned long long)v[0], (unsigned long long)v[2]);
+	records_of(&m, out, sizeof(out), &n);
+	say("records.full_ring.records", "%d [%s]", n, out);
+	perf_map_consume(&m);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(10);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	records_of(&m, out, sizeof(out), &n);
+	say("records.full_ring.after", "%d [%s]", n, out);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* ---- callchains -------------------------------------------------------------- */
+
+static int chain_fd = -1;
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int chain_leaf(volatile char *p)
+{
+	*p = 1;			/* the fault that is sampled */
+	__asm__ __volatile__("" : : : "memory");
+	return 0;
+}
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int chain_mid(volatile char *p)
+{
+	int r = chain_leaf(p);
+
+	__asm__ __volatile__("" : : : "memory");
+	return r + 1;
+}
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int chain_top(volatile char *p)
+{
+	int r = chain_mid(p);
+
+	__asm__ __volatile__("" : : : "memory");
+	return r + 1;
+}
+
+static void observe_callchains(void)
+{
+	size_t pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr a;
+	struct perf_map m;
+	char key[64], buf[4096];
+	int excl;
+
+	for (excl = 0; excl < 2; excl++) {
+		struct perf_event_header *h;
+		char *page;
+
+		sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+		a.exclude_callchain_kernel = excl;
+		a.disabled = 1;
+		chain_fd = sys_open(&a, 0, -1, -1, 0);
+		snprintf(key, sizeof(key), "callchain.excl_kernel%d.open", excl);
+		say(key, "%s", res(chain_fd));
+		if (chain_fd < 0 ||
+		    perf_map_open(&m, chain_fd, 4, PROT_READ | PROT_WRITE))
+			continue;
+		page = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ioctl(chain_fd, PERF_EVENT_IOC_ENABLE, 0);
+		chain_top(page);
+		ioctl(chain_fd, PERF_EVENT_IOC_DISABLE, 0);
+		while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+			const uint64_t *p = (const uint64_t *)(h + 1);
+			uint64_t nr = p[1], i, user = 0, kernel = 0, ctx = 0;
+			int in_user = 0;
+
+			if (h->type != PERF_RECORD_SAMPLE)
+				continue;
+			for (i = 0; i < nr; i++) {
+				uint64_t ip = p[2 + i];
+
+				if (ip >= (uint64_t)-4095) {
+					ctx++;
+					in_user = ip == PERF_CONTEXT_USER;
+				} else if (in_user) {
+					user++;
+				} else {
+					kernel++;
+				}
+			}
+			snprintf(key, sizeof(key),
+				 "callchain.excl_kernel%d.entries", excl);
+			say(key, "contexts %llu user %llu kernel_nonzero %d",
+			    (unsigned long long)ctx, (unsigned long long)user,
+			    kernel > 0);
+			break;
+		}
+		munmap(page, pg);
+		perf_map_close(&m);
+		close(chain_fd);
+	}
+}
+
+/* ---- sysfs and sysctls ------------------------------------------------------- */
+
+static void list_dir(const char *key, const char *path)
+{
+	struct dirent **names;
+	char line[2048];
+	size_t used = 0;
+	int n, i;
+
+	n = scandir(path, &names, NULL, alphasort);
+	if (n < 0) {
+		say(key, "%s", res(-errno));
+		return;
+	}
+	line[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.' && used < sizeof(line))
+			used += snprintf(line + used, sizeof(line) - used,
+					 "%s ", names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	say(key, "%s", line);
+}
+
+static void print_file(const char *key, const char *path)
+{
+	char buf[512];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		say(key, "%s", res(-errno));
+		return;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		say(key, "%s", res(-errno));
+		return;
+	}
+	buf[n] = 0;
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	for (char *c = buf; *c; c++)
+		if (*c == '\n')
+			*c = '|';
+	say(key, "%s", buf);
+}
+
+static void observe_sysfs(void)
+{
+	const char *base = "/sys/bus/event_source/devices";
+	struct dirent **pmus;
+	char key[512], path[512];
+	int n, i;
+
+	list_dir("sysfs.pmus", base);
+	n = scandir(base, &pmus, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		const char *pmu = pmus[i]->d_name;
+		static const char *const subdirs[] = { "format", "events",
+						       "caps" };
+		static const char *const files[] = {
+			"type", "perf_event_mux_interval_ms", "cpumask",
+			"rdpmc", "nr_addr_filters", "uevent",
+		};
+
+		if (pmu[0] == '.')
+			goto next;
+		snprintf(path, sizeof(path), "%s/%s", base, pmu);
+		snprintf(key, sizeof(key), "sysfs.%s", pmu);
+		list_dir(key, path);
+		for (unsigned int f = 0; f < ARRAY_SIZE(files); f++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", base, pmu,
+				 files[f]);
+			snprintf(key, sizeof(key), "sysfs.%s.%s", pmu,
+				 files[f]);
+			print_file(key, path);
+		}
+		for (unsigned int d = 0; d < ARRAY_SIZE(subdirs); d++) {
+			struct dirent **ents;
+			int m;
+
+			snprintf(path, sizeof(path), "%s/%s/%s", base, pmu,
+				 subdirs[d]);
+			m = scandir(path, &ents, NULL, alphasort);
+			for (int e = 0; e < m; e++) {
+				char file[1024];
+
+				if (ents[e]->d_name[0] != '.') {
+					snprintf(file, sizeof(file), "%s/%s",
+						 path, ents[e]->d_name);
+					snprintf(key, sizeof(key),
+						 "sysfs.%.64s.%s.%.200s", pmu,
+						 subdirs[d], ents[e]->d_name);
+					print_file(key, file);
+				}
+				free(ents[e]);
+			}
+			if (m >= 0)
+				free(ents);
+		}
+next:
+		free(pmus[i]);
+	}
+	if (n >= 0)
+		free(pmus);
+}
+
+static void observe_sysctls(void)
+{
+	static const char *const names[] = {
+		"perf_event_paranoid", "perf_event_mlock_kb",
+		"perf_event_max_sample_rate", "perf_event_max_stack",
+		"perf_event_max_contexts_per_stack", "perf_cpu_time_max_percent",
+	};
+	char path[128], key[128];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", names[i]);
+		snprintf(key, sizeof(key), "sysctl.%s", names[i]);
+		print_file(key, path);
+	}
+}
+
+/* writes to the sysctls, each value put back afterwards */
+static void write_probe(const char *key, const char *path, long v)
+{
+	long saved = read_sysctl(path);
+
+	say(key, "%s", res(write_sysctl(path, v)));
+	write_sysctl(path, saved);
+}
+
+static void observe_sysctl_writes(void)
+{
+	write_probe("sysctl.write.paranoid4", PARANOID, 4);
+	write_probe("sysctl.write.paranoid-2", PARANOID, -2);
+	write_probe("sysctl.write.mux0", "/sys/bus/event_source/devices/"
+		    "software/perf_event_mux_interval_ms", 0);
+	write_probe("sysctl.write.max_stack_huge",
+		    "/proc/sys/kernel/perf_event_max_stack", 1000000);
+	write_probe("sysctl.write.max_percent101",
+		    "/proc/sys/kernel/perf_cpu_time_max_percent", 101);
+	write_probe("sysctl.write.sample_rate0",
+		    "/proc/sys/kernel/perf_event_max_sample_rate", 0);
+}
+
+/* ---- arm64 and hardware events --------------------------------------------- */
+
+static void observe_hardware(void)
+{
+	size_t pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr a;
+	char key[128];
+	int fd, bp, c;
+
+	for (c = 0; c < 12; c++) {
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = c;
+		a.exclude_kernel = 1;
+		snprintf(key, sizeof(key), "hw.config%d", c);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+	/* the user page of a cycles event that did not ask for rdpmc */
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.exclude_kernel = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	say("hw.cycles", "%s", res(fd));
+	if (fd >= 0) {
+		struct perf_event_mmap_page *up;
+
+		up = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+		if (up != MAP_FAILED) {
+			say("hw.cycles.page.cap_user_rdpmc", "%u",
+			    (unsigned int)up->cap_user_rdpmc);
+			say("hw.cycles.page.pmc_width", "%u", up->pmc_width);
+			say("hw.cycles.page.index_nonzero", "%d",
+			    up->index != 0);
+			munmap(up, pg);
+		}
+		/* a breakpoint joining a hardware group */
+		p_bp(&a);
+		bp = sys_open(&a, 0, -1, fd, 0);
+		say("hw.group.breakpoint_member", "%s", res(bp));
+		if (bp >= 0)
+			close(bp);
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		bp = sys_open(&a, 0, -1, fd, 0);
+		say("hw.group.software_member", "%s", res(bp));
+		if (bp >= 0)
+			close(bp);
+		close(fd);
+	}
+	/* a hardware event joining a breakpoint group */
+	p_bp(&a);
+	bp = sys_open(&a, 0, -1, -1, 0);
+	if (bp >= 0) {
+		p_hw_user(&a);
+		fd = sys_open(&a, 0, -1, bp, 0);
+		say("hw.group.into_breakpoint", "%s", res(fd));
+		if (fd >= 0)
+			close(fd);
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		fd = sys_open(&a, 0, -1, bp, 0);
+		say("hw.group.software_into_breakpoint", "%s", res(fd));
+		if (fd >= 0)
+			close(fd);
+		close(bp);
+	}
+}
+
+static void find_tracepoint(void)
+{
+	tp_sched_switch = (int)read_sysctl(
+		"/sys/kernel/tracing/events/sched/sched_switch/id");
+	if (tp_sched_switch < 0)
+		tp_sched_switch = (int)read_sysctl(
+			"/sys/kernel/debug/tracing/events/sched/sched_switch/id");
+}
+
+int main(int argc, char **argv)
+{
+	long rate;
+
+	(void)argc;
+	(void)argv;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	find_tracepoint();
+	rate = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
+	say("observe.start", "tracepoint %s, pmus %d", tp_sched_switch > 0 ?
+	    "yes" : "no", pmu_type("software") >= 0);
+	observe_sysctls();
+	observe_flags();
+	observe_sample_bits();
+	observe_read_formats();
+	observe_types();
+	observe_targets();
+	observe_fields();
+	observe_permissions();
+	observe_ioctls();
+	observe_modify_bp();
+	observe_mmap();
+	observe_records();
+	observe_callchains();
+	observe_hardware();
+	observe_sysfs();
+	observe_sysctl_writes();
+	write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", rate);
+	say("observe.done", "ok");
+	return 0;
+}

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perf_smoke (host tools, in the guest): the Debian perf tool on forking
+# and single-process workloads.  Each check prints "ok N name" or
+# "not ok N name" with what it saw; a kselftest "# Totals:" line ends it.
+n=0 pass=0 fail=0
+check() {
+	local name=$1 cond=$2 why=$3
+
+	n=$((n + 1))
+	if [ "$cond" = 1 ]; then
+		pass=$((pass + 1))
+		echo "ok $n $name"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n $name # $why"
+	fi
+}
+# awk's verdict on an expression: 1 or 0
+is() { awk "BEGIN { print ($1) ? 1 : 0 }"; }
+
+export PERF_PAGER=cat
+cd /tmp || exit 1
+# a CPU-bound loop of bash, about a second of guest time
+loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
+echo 1..9
+
+# perf stat on a workload whose CPU time is spent in a child process:
+# task-clock is the workload's CPU time, as the workload's rusage says
+perf stat -e task-clock,page-faults -o stat.txt -- \
+	sh -c "bash -c '$loop'; true" > /dev/null 2>&1
+tc=$(awk '/task-clock/ { gsub(",", "", $1); print $1 }' stat.txt)
+ru=$(awk '/seconds user|seconds sys/ { s += $1 } END { print s * 1000 }' stat.txt)
+pf=$(awk '/page-faults/ { gsub(",", "", $1); print $1 }' stat.txt)
+check "stat_forking_task_clock" "$(is "${tc:-0} >= 0.8 * ${ru:-0} && ${tc:-0} <= 1.25 * ${ru:-0} + 50")" \
+	"task-clock ${tc:-none} ms, rusage ${ru:-none} ms"
+check "stat_forking_page_faults" "$(is "${pf:-0} >= 200")" "page-faults ${pf:-none}"
+
+# the same without a child
+perf stat -e task-clock -o stat1.txt -- bash -c "$loop" > /dev/null 2>&1
+tc=$(awk '/task-clock/ { gsub(",", "", $1); print $1 }' stat1.txt)
+ru=$(awk '/seconds user|seconds sys/ { s += $1 } END { print s * 1000 }' stat1.txt)
+check "stat_single_task_clock" "$(is "${tc:-0} >= 0.8 * ${ru:-0} && ${tc:-0} <= 1.25 * ${ru:-0} + 50")" \
+	"task-clock ${tc:-none} ms, rusage ${ru:-none} ms"
+
+# perf stat -I prints an interval line per 100 ms
+perf stat -I 100 -e task-clock -o statI.txt -- bash -c "$loop" > /dev/null 2>&1
+lines=$(grep -c task-clock statI.txt)
+check "stat_interval" "$(is "${lines:-0} >= 3")" "${lines:-0} interval lines"
+
+# perf record on the forking workload: the child's samples, under its
+# name, attributed to the bash binary
+perf record -q -e cpu-clock -F 499 -o rec.data -- \
+	sh -c "bash -c '$loop'; true" > /dev/null 2>&1
+perf report -i rec.data --stdio --sort comm > report.txt 2>/dev/null
+bash_pct=$(awk '$2 == "bash" { sub("%", "", $1); print $1 }' report.txt)
+check "record_forking_comm" "$(is "${bash_pct:-0} >= 80")" \
+	"bash has ${bash_pct:-no}% of the samples"
+perf script -i rec.data -F comm,ip,dso > script.txt 2>/dev/null
+total=$(wc -l < script.txt)
+inbash=$(grep -c '^ *bash .*(/usr/bin/bash)' script.txt)
+check "record_forking_dso" "$(is "${total:-0} >= 100 && ${inbash:-0} >= 0.5 * ${total:-0}")" \
+	"$inbash of $total samples in bash's own code"
+
+# perf record -g on one process, perf report of it
+perf record -q -g -e cpu-clock -F 499 -o recg.data -- bash -c "$loop" \
+	> /dev/null 2>&1
+perf report -i recg.data --stdio --no-children > reportg.txt 2>/dev/null
+rc=$?
+samples=$(perf script -i recg.data -F comm 2>/dev/null | grep -c bash)
+check "record_callgraph_report" "$(is "$rc == 0 && ${samples:-0} >= 100")" \
+	"report rc $rc, $samples samples"
+
+# the side-band records name the child: a COMM of bash after the exec
+perf script -i rec.data --show-task-events > tasks.txt 2>/dev/null
+comm=$(grep -c 'PERF_RECORD_COMM exec: bash' tasks.txt)
+exits=$(grep -c 'PERF_RECORD_EXIT' tasks.txt)
+check "record_forking_task_events" "$(is "${comm:-0} >= 1 && ${exits:-0} >= 2")" \
+	"$comm COMM exec records of bash, $exits EXIT records"
+
+# perf trace -s: a syscall summary of a command
+perf trace -s -o trace.txt -- bash -c 'for i in 1 2 3; do :; done' \
+	> /dev/null 2>&1
+rc=$?
+calls=$(grep -c 'read\|write\|mmap\|execve' trace.txt)
+check "trace_summary" "$(is "$rc == 0 && ${calls:-0} >= 1")" \
+	"perf trace rc $rc, $calls syscall lines"
+
+echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
+[ "$fail" = 0 ]

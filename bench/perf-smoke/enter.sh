@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# perf_smoke and perf_test (guest side, busybox): put a tmpfs overlay on
+# the host's root, mounted read-only over virtio-9p, give it its own proc,
+# sys, dev, tmp, tracefs and debugfs, and run there, with the host's own
+# tools (the Debian perf among them), /tests/<name>_checks: checks.sh for
+# perf_smoke, perf-test.sh for perf_test.  Prints kselftest-style results;
+# skips all when the guest has no host root (no -virtfs, or no 9p).
+name=$(basename "$0")
+root=/newroot
+skip_all() {
+	echo "1..1"
+	echo "ok 1 $name # SKIP $1"
+	echo "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:0"
+	exit 0
+}
+mkdir -p /host /ovl "$root"
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /host \
+	2>/dev/null || skip_all "no host root over 9p"
+[ -x /host/usr/bin/perf ] || skip_all "the host has no perf (linux-perf)"
+mount -t tmpfs ovl /ovl
+mkdir -p /ovl/upper /ovl/work
+mount -t overlay overlay \
+	-o lowerdir=/host,upperdir=/ovl/upper,workdir=/ovl/work "$root" ||
+	skip_all "overlay mount failed"
+mount -t proc proc "$root/proc"
+mount -t sysfs sysfs "$root/sys"
+mount -t devtmpfs dev "$root/dev"
+mount -t tmpfs tmp "$root/tmp"
+mount -t tracefs tracefs "$root/sys/kernel/tracing" 2>/dev/null
+mount -t debugfs debugfs "$root/sys/kernel/debug" 2>/dev/null
+cp "/tests/${name}_checks" "$root/tmp/checks.sh"
+HOME=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin chroot "$root" /bin/bash /tmp/checks.sh

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make perf-test: the host's "perf test" (Debian linux-perf) in the x86_64
+# guest, on stock and on the series, each test under its own hard timeout;
+# prints the two result columns side by side and fails if the series does
+# not pass a test that stock passes.  About 20 minutes a kernel under TCG.
+. "$(dirname "$0")/lib.sh"
+
+arch=x86_64
+"$TOP/bench/base.sh"
+"$TOP/bench/series.sh"
+simg=$("$TOP/bench/kernel.sh" "$arch" stock 0 | tail -n 1)
+img=$("$TOP/bench/kernel.sh" "$arch" series 0 | tail -n 1)
+initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)
+for kernel in stock series; do
+	image=$img
+	[ "$kernel" = stock ] && image=$simg
+	logfile=$BUILD/perf-test-$kernel-$arch.log
+	log "perf test on $kernel $arch (log: $logfile)"
+	GUEST_TIMEOUT=3900 TESTS=perf_test "$TOP/bench/boot.sh" "$arch" \
+		"$image" "$initrd" check "$logfile" > /dev/null
+	grep '^PERFTEST ' "$logfile" > "$BUILD/perf-test-$kernel.txt" || true
+done
+awk '
+FNR == 1 { file++ }
+{
+	n = $2; res = $3; name = $0; sub(/^PERFTEST [^ ]+ [^ ]+ /, "", name)
+	if (!(n in names)) { order[++cnt] = n; names[n] = name }
+	if (file == 1) s[n] = res; else r[n] = res
+}
+END {
+	printf "%-4s %-8s %-8s %s\n", "#", "stock", "series", "test"
+	for (i = 1; i <= cnt; i++) {
+		n = order[i]
+		sv = (n in s) ? s[n] : "-"; rv = (n in r) ? r[n] : "-"
+		mark = (sv == "Ok" && rv != "Ok") ? "  <-- REGRESSION" : ""
+		if (mark != "") bad++
+		if (sv == "Ok") ok_s++
+		if (rv == "Ok") ok_r++
+		printf "%-4s %-8s %-8s %s%s\n", n, sv, rv, names[n], mark
+	}
+	printf "perf test: stock %d Ok, series %d Ok, %d passed on stock only\n", ok_s, ok_r, bad
+	exit bad ? 1 : 0
+}' "$BUILD/perf-test-stock.txt" "$BUILD/perf-test-series.txt"
