@@ -6,6 +6,8 @@
 #   make check                  build and test both architectures
 #   make check KERNEL=stock     the same suites on the unmodified base
 #   make image ARCH=.. KERNEL=..  build one kernel, print its path last
+#   make diff                   observe stock and series, list differences
+#   make perf-test              perf test on stock and series (x86_64, slow)
 #   make patches                write the series as git format-patch files
 #   make cleanroom              run ../shared/tools/cleanroom-check
 
@@ -19,12 +21,12 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check image base series patches cleanroom clean help
+.PHONY: all run check diff perf-test image base series patches cleanroom clean help
 
 all: help
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -45,6 +47,12 @@ run: base
 
 check:
 	@bench/check.sh $(KERNEL) "$(ARCHS)" $(DEBUG)
+
+diff:
+	@bench/diff.sh "$(ARCHS)"
+
+perf-test:
+	@bench/perf-test.sh
 
 patches: series
 	@bench/patches.sh
