@@ -977,6 +977,40 @@ static void observe_ioctls(void)
 	}
 }
 
+/* MODIFY_ATTRIBUTES on software events, with their own attr */
+static void observe_modify_sw(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+		int exclude_kernel, disabled;
+	} cases[] = {
+		{ "dummy_user", PERF_COUNT_SW_DUMMY, 1, 0 },
+		{ "dummy_kernel", PERF_COUNT_SW_DUMMY, 0, 0 },
+		{ "dummy_disabled", PERF_COUNT_SW_DUMMY, 1, 1 },
+		{ "clock_user", PERF_COUNT_SW_TASK_CLOCK, 1, 0 },
+		{ "clock_kernel", PERF_COUNT_SW_TASK_CLOCK, 0, 0 },
+		{ "clock_disabled", PERF_COUNT_SW_TASK_CLOCK, 1, 1 },
+	};
+	struct perf_event_attr a;
+	char key[128];
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		sw(&a, cases[i].config);
+		a.exclude_kernel = cases[i].exclude_kernel;
+		a.disabled = cases[i].disabled;
+		fd = sys_open(&a, 0, -1, -1, 0);
+		snprintf(key, sizeof(key), "ioctl.modify.%s", cases[i].name);
+		say(key, "%s", res(fd < 0 ? fd :
+			ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) < 0 ?
+			-errno : 0));
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
 static void observe_modify_bp(void)
 {
 	struct perf_event_attr a, b;
@@ -1730,6 +1764,7 @@ int main(int argc, char **argv)
 	observe_fields();
 	observe_permissions();
 	observe_ioctls();
+	observe_modify_sw();
 	observe_modify_bp();
 	observe_mmap();
 	observe_records();

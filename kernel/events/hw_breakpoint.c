@@ -492,6 +492,13 @@ static int bp_event_init(struct perf_event *bp)
 		if (!ret)
 			bp->destroy = bp_destroy;
 	}
+	/*
+	 * Its register was reserved above, so a breakpoint always goes on:
+	 * in groups it counts as a software event and may join a hardware
+	 * group, or take hardware members, as on stock.
+	 */
+	if (!ret)
+		bp->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return ret;
 }
 

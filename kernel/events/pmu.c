@@ -450,13 +450,17 @@ struct pmu *perf_pmu_find(struct perf_event *event)
 	rcu_read_lock();
 	pmu = idr_find(&pmu_idr, type);
 	rcu_read_unlock();
+	/*
+	 * A PMU named in config that takes no generic events: ENOENT.  One
+	 * that does not exist: the search below, as for no PMU named.
+	 */
+	ret = -ENOENT;
 	if (pmu && ext && !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))
-		pmu = NULL;
+		goto out;
 	if (pmu) {
 		ret = pmu_try_init(pmu, event);
 		goto out;
 	}
-	ret = -ENOENT;
 	if (event->attr.type != PERF_TYPE_HARDWARE &&
 	    event->attr.type != PERF_TYPE_HW_CACHE &&
 	    event->attr.type != PERF_TYPE_RAW)

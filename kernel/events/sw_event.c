@@ -398,6 +398,18 @@ static int sw_clock_alias_init(struct perf_event *event)
 	return sw_init(event);
 }
 
+/*
+ * The type of the PMU that counts @event: for a software clock opened as
+ * PERF_TYPE_SOFTWARE, its clock PMU's, as stock reports it.
+ */
+u32 perf_sw_pmu_type(struct perf_event *event)
+{
+	if (event->attr.type == PERF_TYPE_SOFTWARE && sw_is_clock(event))
+		return sw_clock_alias_pmus[event->attr.config ==
+					   PERF_COUNT_SW_TASK_CLOCK].type;
+	return event->attr.type;
+}
+
 void __init perf_sw_init(void)
 {
 	int cpu, id;

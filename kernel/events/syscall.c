@@ -285,8 +285,9 @@ static long perf_ioctl_set_output(struct perf_event *event, unsigned long fd)
 }
 
 /*
- * MODIFY_ATTRIBUTES: only breakpoints can change once open; any other
- * event gets EINVAL for a well-formed attr, as on stock.
+ * MODIFY_ATTRIBUTES: only breakpoints can change once open (as stock).
+ * An attr of another type than the event's is EINVAL, and a software
+ * clock is of its clock PMU's type there, as on stock.
  */
 static long perf_ioctl_modify(struct perf_event *event,
 			      struct perf_event_attr __user *uattr)
@@ -297,9 +298,10 @@ static long perf_ioctl_modify(struct perf_event *event,
 	ret = perf_attr_copy(uattr, &attr);
 	if (ret)
 		return ret;
-	if (attr.type != event->attr.type ||
-	    event->attr.type != PERF_TYPE_BREAKPOINT)
+	if (attr.type != perf_sw_pmu_type(event))
 		return -EINVAL;
+	if (event->attr.type != PERF_TYPE_BREAKPOINT)
+		return -EOPNOTSUPP;
 	return perf_event_modify_breakpoint(event, &attr);
 }
 

@@ -82,13 +82,13 @@ static int implemented_or_enoent(int evnum, const unsigned long *implemented)
 
 /*
  * The PMUv3 event for a PERF_TYPE_HARDWARE config (the PMU type in the top
- * half already stripped): the event number, or -ENOENT where the CPU has
- * no such event.
+ * half already stripped): the event number, -ENOENT where the CPU has no
+ * such event, -EINVAL for no generic event at all (as stock).
  */
 int pmuv3_map_hw_event(u64 config, const unsigned long *implemented)
 {
 	if (config >= PERF_COUNT_HW_MAX)
-		return -ENOENT;
+		return -EINVAL;
 	return implemented_or_enoent(hw_map[config], implemented);
 }
 

@@ -174,6 +174,34 @@ TEST_F(pmuv3, extended_type)
 }
 
 /*
+ * Past the generic events: EINVAL, as stock; a generic event whose top
+ * half names a PMU that takes none (the software PMU): ENOENT; one that
+ * names no PMU at all is the plain generic event.
+ */
+TEST_F(pmuv3, generic_event_limits)
+{
+	static const __u64 bad[] = { PERF_COUNT_HW_MAX, 0x100, 0xffff };
+	struct perf_event_attr attr;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		hw_attr(&attr, PERF_TYPE_HARDWARE, bad[i]);
+		EXPECT_EQ(-EINVAL, open_attr(&attr, -1))
+			TH_LOG("config %#llx", (unsigned long long)bad[i]);
+	}
+	hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS |
+		(__u64)PERF_TYPE_SOFTWARE << PERF_PMU_TYPE_SHIFT);
+	EXPECT_EQ(-ENOENT, open_attr(&attr, -1));
+	hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS |
+		0xffffffffULL << PERF_PMU_TYPE_SHIFT);
+	fd = open_attr(&attr, -1);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
  * Exclusion: the loop runs at EL0 only, so excluding the kernel (and the
  * hypervisor, host or guest) changes nothing, and excluding user space
  * leaves almost nothing.

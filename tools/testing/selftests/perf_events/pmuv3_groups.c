@@ -6,6 +6,8 @@
  * than counters are multiplexed with sane enabled/running times and
  * scaled counts, at the pace of the PMU's perf_event_mux_interval_ms.
  */
+#include <linux/hw_breakpoint.h>
+
 #include "pmuv3_helpers.h"
 #include "../kselftest_harness.h"
 
@@ -270,6 +272,50 @@ TEST_F(pmuv3, software_led_group_cannot_fit)
 	}
 	EXPECT_EQ(-EINVAL, fd);
 	EXPECT_EQ(insns, n);
+}
+
+/*
+ * A breakpoint is a software event as far as groups go: it joins a
+ * hardware group, and a hardware event joins a group it leads.
+ */
+TEST_F(pmuv3, breakpoints_mix_with_hardware)
+{
+	static volatile long watched;
+	struct perf_event_attr bp, hw;
+	int leader, member;
+
+	memset(&bp, 0, sizeof(bp));
+	bp.size = sizeof(bp);
+	bp.type = PERF_TYPE_BREAKPOINT;
+	bp.bp_type = HW_BREAKPOINT_W;
+	bp.bp_addr = (unsigned long)&watched;
+	bp.bp_len = HW_BREAKPOINT_LEN_8;
+	bp.exclude_kernel = 1;
+	hw_attr(&hw, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	hw.exclude_kernel = 1;
+
+	leader = open_attr(&hw, -1);
+	ASSERT_LE(0, leader);
+	member = open_attr(&bp, leader);
+	EXPECT_LE(0, member) TH_LOG("breakpoint member: %s", strerror(-member));
+	if (member >= 0) {
+		watched = 1;
+		EXPECT_EQ(1, read_count(member));
+		close(member);
+	}
+	close(leader);
+
+	leader = open_attr(&bp, -1);
+	ASSERT_LE(0, leader);
+	member = open_attr(&hw, leader);
+	EXPECT_LE(0, member) TH_LOG("hardware member: %s", strerror(-member));
+	if (member >= 0) {
+		watched = 2;
+		EXPECT_EQ(1, read_count(leader));
+		EXPECT_LT(0, read_count(member));
+		close(member);
+	}
+	close(leader);
 }
 
 TEST_HARNESS_MAIN

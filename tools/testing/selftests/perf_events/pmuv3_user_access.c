@@ -66,6 +66,32 @@ TEST_F(pmuv3, sysctl_range)
 	EXPECT_EQ(0, v);
 }
 
+/*
+ * The user page of an event that did not ask for access (sysctl on or
+ * off): no rdpmc capability and no counter width, as on stock.
+ */
+TEST_F(pmuv3, plain_event_page_has_no_width)
+{
+	struct perf_event_mmap_page *pc;
+	struct perf_event_attr attr;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd, on;
+
+	for (on = 0; on < 2; on++) {
+		ASSERT_EQ(0, write_int_file(USER_ACCESS, on));
+		hw_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		attr.exclude_kernel = 1;
+		fd = open_attr(&attr, -1);
+		ASSERT_LE(0, fd);
+		pc = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+		ASSERT_NE(MAP_FAILED, pc);
+		EXPECT_EQ(0, (int)pc->cap_user_rdpmc);
+		EXPECT_EQ(0, pc->pmc_width);
+		munmap(pc, page);
+		close(fd);
+	}
+}
+
 /* rdpmc (and rdpmc + long) events count like any other, sysctl on or off */
 TEST_F(pmuv3, rdpmc_events_count)
 {
