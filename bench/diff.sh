@@ -16,16 +16,13 @@ AREAS="observe|sysctl|attr|read|type|target|field|perm|ioctl|mmap|records|callch
 "$TOP/bench/series.sh"
 status=0
 for arch in $archs; do
-	# build everything first: building beside a running guest is slow
-	simg=$("$TOP/bench/kernel.sh" "$arch" stock 0 | tail -n 1)
-	img=$("$TOP/bench/kernel.sh" "$arch" series 0 | tail -n 1)
-	initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)
+	build_both "$arch"
 	for kernel in stock series; do
-		image=$img
-		[ "$kernel" = stock ] && image=$simg
+		image=$SERIES_IMAGE
+		[ "$kernel" = stock ] && image=$STOCK_IMAGE
 		logfile=$BUILD/diff-$kernel-$arch.log
 		log "observing $kernel $arch (log: $logfile)"
-		TESTS=observe "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" \
+		TESTS=observe "$TOP/bench/boot.sh" "$arch" "$image" "$INITRD" \
 			check "$logfile" > /dev/null
 		# the observer's lines only: the console also carries the
 		# kernel's own messages

@@ -26,3 +26,12 @@ kbuild_arch() { case $1 in x86_64) echo x86_64 ;; arm64) echo arm64 ;; *) die "u
 cross_compile() { case $1 in x86_64) echo "" ;; arm64) echo aarch64-linux-gnu- ;; esac; }
 image_path() { case $1 in x86_64) echo arch/x86/boot/bzImage ;; arm64) echo arch/arm64/boot/Image ;; esac; }
 tree_of() { case $1 in stock) echo "$BASE" ;; series) echo "$SERIES" ;; *) die "unknown KERNEL $1" ;; esac; }
+
+# Build stock and series kernels of one architecture and its initramfs,
+# all before any guest boots (building beside a guest is slow); sets
+# STOCK_IMAGE, SERIES_IMAGE and INITRD.  The trees must exist.
+build_both() {
+	STOCK_IMAGE=$("$TOP/bench/kernel.sh" "$1" stock 0 | tail -n 1)
+	SERIES_IMAGE=$("$TOP/bench/kernel.sh" "$1" series 0 | tail -n 1)
+	INITRD=$("$TOP/bench/initramfs.sh" "$1" | tail -n 1)
+}

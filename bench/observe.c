@@ -1457,6 +1457,65 @@ static int chain_top(volatile char *p)
 	return r + 1;
 }
 
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static void chain_spin(unsigned long n)
+{
+	while (n--)
+		__asm__ __volatile__("" : "+r"(n));
+}
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static void chain_spin_mid(unsigned long n)
+{
+	chain_spin(n);
+	__asm__ __volatile__("" : : : "memory");
+}
+
+/*
+ * A task-clock sampled while spinning three frames deep: how many user
+ * entries the callchains have, most often.
+ */
+static void observe_timer_callchain(void)
+{
+	struct perf_event_attr a;
+	struct perf_map m;
+	char buf[4096];
+	struct perf_event_header *h;
+	int hist[PERF_MAX_STACK_DEPTH + 1] = { 0 }, fd, best = 0, i;
+
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_period = 1000000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	a.exclude_kernel = 1;
+	a.exclude_callchain_kernel = 1;
+	a.disabled = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0 || perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE)) {
+		say("callchain.timer", "%s", res(fd < 0 ? fd : -errno));
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	chain_spin_mid(20000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		const uint64_t *p = (const uint64_t *)(h + 1);
+		uint64_t nr = p[1], user = 0;
+
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		for (uint64_t j = 0; j < nr; j++)
+			user += p[2 + j] < (uint64_t)-4095;
+		if (user <= PERF_MAX_STACK_DEPTH)
+			hist[user]++;
+	}
+	for (i = 0; i <= PERF_MAX_STACK_DEPTH; i++)
+		if (hist[i] > hist[best])
+			best = i;
+	say("callchain.timer.user_entries", "%d", hist[best] ? best : -1);
+	perf_map_close(&m);
+	close(fd);
+}
+
 static void observe_callchains(void)
 {
 	size_t pg = sysconf(_SC_PAGESIZE);
@@ -1769,6 +1828,7 @@ int main(int argc, char **argv)
 	observe_mmap();
 	observe_records();
 	observe_callchains();
+	observe_timer_callchain();
 	observe_hardware();
 	observe_sysfs();
 	observe_sysctl_writes();

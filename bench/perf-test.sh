@@ -9,16 +9,14 @@
 arch=x86_64
 "$TOP/bench/base.sh"
 "$TOP/bench/series.sh"
-simg=$("$TOP/bench/kernel.sh" "$arch" stock 0 | tail -n 1)
-img=$("$TOP/bench/kernel.sh" "$arch" series 0 | tail -n 1)
-initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)
+build_both "$arch"
 for kernel in stock series; do
-	image=$img
-	[ "$kernel" = stock ] && image=$simg
+	image=$SERIES_IMAGE
+	[ "$kernel" = stock ] && image=$STOCK_IMAGE
 	logfile=$BUILD/perf-test-$kernel-$arch.log
 	log "perf test on $kernel $arch (log: $logfile)"
 	GUEST_TIMEOUT=3900 TESTS=perf_test "$TOP/bench/boot.sh" "$arch" \
-		"$image" "$initrd" check "$logfile" > /dev/null
+		"$image" "$INITRD" check "$logfile" > /dev/null
 	grep '^PERFTEST ' "$logfile" > "$BUILD/perf-test-$kernel.txt" || true
 done
 awk '

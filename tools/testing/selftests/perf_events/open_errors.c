@@ -259,9 +259,17 @@ static void aux_resume(struct perf_event_attr *a, long psz)
 static void sideband_all(struct perf_event_attr *a, long psz)
 {
 	a->config = PERF_COUNT_SW_DUMMY;
-	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = 1;
-	a->context_switch = a->ksymbol = a->bpf_event = 1;
-	a->cgroup = a->mmap_data = a->sample_id_all = 1;
+	a->mmap = 1;
+	a->comm = 1;
+	a->task = 1;
+	a->mmap2 = 1;
+	a->comm_exec = 1;
+	a->context_switch = 1;
+	a->ksymbol = 1;
+	a->bpf_event = 1;
+	a->cgroup = 1;
+	a->mmap_data = 1;
+	a->sample_id_all = 1;
 }
 
 /* stock's unnamed clock PMUs, by type number (sysfs does not list them) */

@@ -202,9 +202,10 @@ static int open_as_nobody(struct perf_event_attr *attr, pid_t target, int cpu,
 		if (prctl(PR_SET_KEEPCAPS, 1) || setgroups(0, NULL) ||
 		    setgid(NOBODY) || setuid(NOBODY))
 			_exit(255);
-		if (perfmon)
-			caps[1].effective = caps[1].permitted =
-				1U << (CAP_PERFMON - 32);
+		if (perfmon) {
+			caps[1].effective = 1U << (CAP_PERFMON - 32);
+			caps[1].permitted = caps[1].effective;
+		}
 		if (syscall(SYS_capset, &hdr, caps))
 			_exit(255);
 		fd = sys_perf_event_open(attr, target, cpu, -1, 0);

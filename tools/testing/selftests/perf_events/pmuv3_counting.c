@@ -185,7 +185,7 @@ TEST_F(pmuv3, generic_event_limits)
 	unsigned int i;
 	int fd;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		hw_attr(&attr, PERF_TYPE_HARDWARE, bad[i]);
 		EXPECT_EQ(-EINVAL, open_attr(&attr, -1))
 			TH_LOG("config %#llx", (unsigned long long)bad[i]);

@@ -280,7 +280,7 @@ TEST_F(pmuv3, software_led_group_cannot_fit)
  */
 TEST_F(pmuv3, breakpoints_mix_with_hardware)
 {
-	static volatile long watched;
+	static long watched;
 	struct perf_event_attr bp, hw;
 	int leader, member;
 
@@ -300,6 +300,7 @@ TEST_F(pmuv3, breakpoints_mix_with_hardware)
 	EXPECT_LE(0, member) TH_LOG("breakpoint member: %s", strerror(-member));
 	if (member >= 0) {
 		watched = 1;
+		compiler_barrier();
 		EXPECT_EQ(1, read_count(member));
 		close(member);
 	}
@@ -311,6 +312,7 @@ TEST_F(pmuv3, breakpoints_mix_with_hardware)
 	EXPECT_LE(0, member) TH_LOG("hardware member: %s", strerror(-member));
 	if (member >= 0) {
 		watched = 2;
+		compiler_barrier();
 		EXPECT_EQ(1, read_count(leader));
 		EXPECT_LT(0, read_count(member));
 		close(member);

@@ -22,9 +22,9 @@ static const char *self_exe = "/proc/self/exe";
 
 static void exec_self(const char *mode)
 {
-	char env[64];
-	char *envp[] = { env, NULL };
-	char *argv[] = { "workload", NULL };
+	static char env[64];
+	static char *const envp[] = { env, NULL };
+	static char *const argv[] = { "workload", NULL };
 
 	snprintf(env, sizeof(env), "%s=%s", WORKLOAD_ENV, mode);
 	execve(self_exe, argv, envp);
@@ -83,14 +83,23 @@ static pid_t held_workload(int *go, const char *mode)
 	return pid;
 }
 
-static int open_tool_event(struct perf_event_attr *attr, pid_t pid, int cpu)
+/* A software event with the flags perf stat and perf record set. */
+static void tool_attr(struct perf_event_attr *attr, __u64 config)
 {
-	int fd;
-
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->size = sizeof(*attr);
+	attr->config = config;
+	attr->exclude_guest = 1;
 	attr->disabled = 1;
 	attr->enable_on_exec = 1;
 	attr->inherit = 1;
-	fd = sys_perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int open_tool_event(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	int fd = sys_perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
 	return fd < 0 ? -errno : fd;
 }
 
@@ -110,14 +119,10 @@ TEST(stat_counts_the_workloads_children)
 
 	pid = held_workload(&go, "fork-touch");
 	ASSERT_LT(0, pid);
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	tool_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr.sample_type = PERF_SAMPLE_IDENTIFIER;
-	attr.exclude_guest = 1;
 	fd = open_tool_event(&attr, pid, -1);
 	if (fd == -EACCES) {
 		kill_workload(pid);
@@ -220,10 +225,7 @@ TEST(record_tracks_the_workloads_children)
 		ncpus = MAX_CPUS;
 	pid = held_workload(&go, "fork-exec");
 	ASSERT_LT(0, pid);
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_SW_DUMMY;
+	tool_attr(&attr, PERF_COUNT_SW_DUMMY);
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			   PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER;
 	attr.comm = 1;
@@ -232,7 +234,6 @@ TEST(record_tracks_the_workloads_children)
 	attr.mmap2 = 1;
 	attr.task = 1;
 	attr.sample_id_all = 1;
-	attr.exclude_guest = 1;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		fd[cpu] = open_tool_event(&attr, pid, cpu);
 		if (fd[cpu] == -EACCES) {
