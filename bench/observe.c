@@ -522,196 +522,24 @@ static void observe_fields(void)
 
 /* ---- permissions --------------------------------------------------------- */
 
-struct perm_probe {
-	const char *name;
-	void (*set)(struct perf_event_attr *a);
-	pid_t pid;
-	int cpu;
+/* bit numbers of the attr flags word, in the order of flag_names[] */
+enum {
+	F_DISABLED, F_INHERIT, F_PINNED, F_EXCLUSIVE, F_EXCLUDE_USER,
+	F_EXCLUDE_KERNEL, F_EXCLUDE_HV, F_EXCLUDE_IDLE, F_MMAP, F_COMM,
+	F_FREQ, F_INHERIT_STAT, F_ENABLE_ON_EXEC, F_TASK, F_WATERMARK,
+	F_PRECISE_IP0, F_PRECISE_IP1, F_MMAP_DATA, F_SAMPLE_ID_ALL,
+	F_EXCLUDE_HOST, F_EXCLUDE_GUEST, F_EXCLUDE_CALLCHAIN_KERNEL,
+	F_EXCLUDE_CALLCHAIN_USER, F_MMAP2, F_COMM_EXEC, F_USE_CLOCKID,
+	F_CONTEXT_SWITCH, F_WRITE_BACKWARD, F_NAMESPACES, F_KSYMBOL,
+	F_BPF_EVENT, F_AUX_OUTPUT, F_CGROUP, F_TEXT_POKE, F_BUILD_ID,
+	F_INHERIT_THREAD, F_REMOVE_ON_EXEC, F_SIGTRAP,
 };
 
-static void p_user(struct perf_event_attr *a)
-{
-	sw(a, PERF_COUNT_SW_TASK_CLOCK);
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-}
+#define F(bit)		(1ULL << F_##bit)
+#define KERNEL		(F(EXCLUDE_KERNEL) | F(EXCLUDE_HV))
 
-static void p_kernel(struct perf_event_attr *a)
-{
-	sw(a, PERF_COUNT_SW_TASK_CLOCK);
-}
-
-static void p_kernel_only(struct perf_event_attr *a)
-{
-	sw(a, PERF_COUNT_SW_TASK_CLOCK);
-	a->exclude_user = 1;
-}
-
-static void p_hv(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->exclude_hv = 0;
-}
-
-static void p_sampling(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->sample_period = 100000;
-	a->sample_type = PERF_SAMPLE_IP;
-}
-
-static void p_callchain(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-}
-
-static void p_callchain_user(struct perf_event_attr *a)
-{
-	p_callchain(a);
-	a->exclude_callchain_kernel = 1;
-}
-
-static void p_phys(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
-}
-
-static void p_regs_intr(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_REGS_INTR;
-	a->sample_regs_intr = 1;
-}
-
-static void p_regs_user(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_REGS_USER;
-	a->sample_regs_user = 1;
-}
-
-static void p_stack_user(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_STACK_USER;
-	a->sample_stack_user = 64;
-}
-
-static void p_raw(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_RAW;
-}
-
-static void p_data_page(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
-}
-
-static void p_addr(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC |
-			  PERF_SAMPLE_WEIGHT | PERF_SAMPLE_TRANSACTION;
-}
-
-static void p_cgroup_sample(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sample_type |= PERF_SAMPLE_CGROUP;
-}
-
-static void p_namespaces(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->namespaces = 1;
-}
-
-static void p_cgroup(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->cgroup = 1;
-}
-
-static void p_ksymbol(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->ksymbol = 1;
-}
-
-static void p_bpf_event(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->bpf_event = 1;
-}
-
-static void p_text_poke(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->text_poke = 1;
-}
-
-static void p_switch(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->context_switch = 1;
-}
-
-static void p_mmap(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->mmap = a->mmap2 = a->comm = a->task = a->mmap_data = 1;
-}
-
-static void p_build_id(struct perf_event_attr *a)
-{
-	p_mmap(a);
-	a->build_id = 1;
-}
-
-static void p_clockid(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->use_clockid = 1;
-	a->clockid = CLOCK_MONOTONIC_RAW;
-}
-
-static void p_exclusive(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->exclusive = 1;
-	a->pinned = 1;
-}
-
-static void p_freq_high(struct perf_event_attr *a)
-{
-	p_user(a);
-	a->freq = 1;
-	a->sample_freq = 90000;
-}
-
-static void p_sigtrap(struct perf_event_attr *a)
-{
-	p_sampling(a);
-	a->sigtrap = 1;
-	a->remove_on_exec = 1;
-}
-
-static void p_dummy(struct perf_event_attr *a)
-{
-	sw(a, PERF_COUNT_SW_DUMMY);
-	a->exclude_kernel = 1;
-}
-
-static void p_dummy_kernel(struct perf_event_attr *a)
-{
-	sw(a, PERF_COUNT_SW_DUMMY);
-}
-
-static void p_bp(struct perf_event_attr *a)
+/* a breakpoint on a variable of ours, user space only */
+static void bp_attr(struct perf_event_attr *a)
 {
 	static long target;
 
@@ -724,95 +552,129 @@ static void p_bp(struct perf_event_attr *a)
 	a->exclude_kernel = 1;
 }
 
-static void p_bp_kernel(struct perf_event_attr *a)
-{
-	p_bp(a);
-	a->exclude_kernel = 0;
-}
-
-static int tp_sched_switch = -1;
-
-static void p_tracepoint(struct perf_event_attr *a)
+/* cycles, user space only */
+static void hw_attr(struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_TRACEPOINT;
-	a->size = sizeof(*a);
-	a->config = tp_sched_switch;
-	a->exclude_kernel = 1;
-}
-
-static void p_tracepoint_raw(struct perf_event_attr *a)
-{
-	p_tracepoint(a);
-	a->exclude_kernel = 0;
-	a->sample_period = 1;
-	a->sample_type = PERF_SAMPLE_RAW;
-}
-
-static int hw_type = PERF_TYPE_HARDWARE;
-
-static void p_hw_user(struct perf_event_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->type = hw_type;
+	a->type = PERF_TYPE_HARDWARE;
 	a->size = sizeof(*a);
 	a->config = PERF_COUNT_HW_CPU_CYCLES;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 }
 
-static void p_hw_kernel(struct perf_event_attr *a)
+static int tp_sched_switch = -1;
+
+enum perm_kind { CLOCK, DUMMY, BREAKPOINT, TRACEPOINT, HARDWARE };
+
+/*
+ * A permission probe: an event of @kind, user space only (exclude_kernel
+ * and exclude_hv) but for the flags in @clear, with the flags in @set, and
+ * sampling @sample_type (with PERF_SAMPLE_IP) when not 0; on @pid/@cpu.
+ */
+struct perm_probe {
+	const char *name;
+	enum perm_kind kind;
+	uint64_t sample_type;
+	uint64_t set, clear;
+	pid_t pid;
+	int cpu;
+};
+
+static void perm_attr(const struct perm_probe *pp, struct perf_event_attr *a)
 {
-	p_hw_user(a);
-	a->exclude_kernel = 0;
+	uint64_t flags;
+
+	switch (pp->kind) {
+	case CLOCK:
+		sw(a, PERF_COUNT_SW_TASK_CLOCK);
+		break;
+	case DUMMY:
+		sw(a, PERF_COUNT_SW_DUMMY);
+		break;
+	case BREAKPOINT:
+		bp_attr(a);
+		break;
+	case TRACEPOINT:
+		sw(a, tp_sched_switch);
+		a->type = PERF_TYPE_TRACEPOINT;
+		break;
+	case HARDWARE:
+		hw_attr(a);
+		break;
+	}
+	flags = (*flags_word(a) | KERNEL | pp->set) & ~pp->clear;
+	*flags_word(a) = flags;
+	if (pp->sample_type) {
+		a->sample_period = pp->kind == TRACEPOINT ? 1 : 100000;
+		a->sample_type = PERF_SAMPLE_IP | pp->sample_type;
+	}
+	if (pp->sample_type & PERF_SAMPLE_REGS_INTR)
+		a->sample_regs_intr = 1;
+	if (pp->sample_type & PERF_SAMPLE_REGS_USER)
+		a->sample_regs_user = 1;
+	if (pp->sample_type & PERF_SAMPLE_STACK_USER)
+		a->sample_stack_user = 64;
+	if (flags & F(USE_CLOCKID))
+		a->clockid = CLOCK_MONOTONIC_RAW;
+	if (flags & F(FREQ))
+		a->sample_freq = 90000;
 }
 
+#define SAMPLE(bits)	PERF_SAMPLE_##bits
+#define TRACKING	(F(MMAP) | F(MMAP2) | F(COMM) | F(TASK) | F(MMAP_DATA))
+
 static const struct perm_probe perm_probes[] = {
-	{ "user", p_user, 0, -1 },
-	{ "kernel", p_kernel, 0, -1 },
-	{ "kernel_only", p_kernel_only, 0, -1 },
-	{ "hv", p_hv, 0, -1 },
-	{ "cpu_wide", p_user, -1, 0 },
-	{ "cpu_wide_kernel", p_kernel, -1, 0 },
-	{ "task_on_cpu", p_user, 0, 0 },
-	{ "init_task", p_user, 1, -1 },
-	{ "init_task_sigtrap", p_sigtrap, 1, -1 },
-	{ "init_task_kernel", p_kernel, 1, -1 },
-	{ "sampling", p_sampling, 0, -1 },
-	{ "callchain", p_callchain, 0, -1 },
-	{ "callchain_user", p_callchain_user, 0, -1 },
-	{ "phys_addr", p_phys, 0, -1 },
-	{ "regs_intr", p_regs_intr, 0, -1 },
-	{ "regs_user", p_regs_user, 0, -1 },
-	{ "stack_user", p_stack_user, 0, -1 },
-	{ "raw", p_raw, 0, -1 },
-	{ "page_sizes", p_data_page, 0, -1 },
-	{ "addr_bits", p_addr, 0, -1 },
-	{ "cgroup_sample", p_cgroup_sample, 0, -1 },
-	{ "namespaces", p_namespaces, 0, -1 },
-	{ "cgroup", p_cgroup, 0, -1 },
-	{ "ksymbol", p_ksymbol, 0, -1 },
-	{ "bpf_event", p_bpf_event, 0, -1 },
-	{ "text_poke", p_text_poke, 0, -1 },
-	{ "context_switch", p_switch, 0, -1 },
-	{ "context_switch_cpu", p_switch, -1, 0 },
-	{ "mmap", p_mmap, 0, -1 },
-	{ "build_id", p_build_id, 0, -1 },
-	{ "clockid", p_clockid, 0, -1 },
-	{ "exclusive", p_exclusive, 0, -1 },
-	{ "freq_high", p_freq_high, 0, -1 },
-	{ "sigtrap", p_sigtrap, 0, -1 },
-	{ "dummy", p_dummy, 0, -1 },
-	{ "dummy_kernel", p_dummy_kernel, 0, -1 },
-	{ "dummy_cpu", p_dummy, -1, 0 },
-	{ "breakpoint", p_bp, 0, -1 },
-	{ "breakpoint_kernel", p_bp_kernel, 0, -1 },
-	{ "tracepoint", p_tracepoint, 0, -1 },
-	{ "tracepoint_raw", p_tracepoint_raw, 0, -1 },
-	{ "tracepoint_cpu", p_tracepoint, -1, 0 },
-	{ "hw_user", p_hw_user, 0, -1 },
-	{ "hw_kernel", p_hw_kernel, 0, -1 },
-	{ "hw_cpu", p_hw_user, -1, 0 },
+	{ "user", CLOCK, 0, 0, 0, 0, -1 },
+	{ "kernel", CLOCK, 0, 0, KERNEL, 0, -1 },
+	{ "kernel_only", CLOCK, 0, F(EXCLUDE_USER), KERNEL, 0, -1 },
+	{ "hv", CLOCK, 0, 0, F(EXCLUDE_HV), 0, -1 },
+	{ "cpu_wide", CLOCK, 0, 0, 0, -1, 0 },
+	{ "cpu_wide_kernel", CLOCK, 0, 0, KERNEL, -1, 0 },
+	{ "task_on_cpu", CLOCK, 0, 0, 0, 0, 0 },
+	{ "init_task", CLOCK, 0, 0, 0, 1, -1 },
+	{ "init_task_sigtrap", CLOCK, SAMPLE(IP),
+	  F(SIGTRAP) | F(REMOVE_ON_EXEC), 0, 1, -1 },
+	{ "init_task_kernel", CLOCK, 0, 0, KERNEL, 1, -1 },
+	{ "sampling", CLOCK, SAMPLE(IP), 0, 0, 0, -1 },
+	{ "callchain", CLOCK, SAMPLE(CALLCHAIN), 0, 0, 0, -1 },
+	{ "callchain_user", CLOCK, SAMPLE(CALLCHAIN),
+	  F(EXCLUDE_CALLCHAIN_KERNEL), 0, 0, -1 },
+	{ "phys_addr", CLOCK, SAMPLE(PHYS_ADDR), 0, 0, 0, -1 },
+	{ "regs_intr", CLOCK, SAMPLE(REGS_INTR), 0, 0, 0, -1 },
+	{ "regs_user", CLOCK, SAMPLE(REGS_USER), 0, 0, 0, -1 },
+	{ "stack_user", CLOCK, SAMPLE(STACK_USER), 0, 0, 0, -1 },
+	{ "raw", CLOCK, SAMPLE(RAW), 0, 0, 0, -1 },
+	{ "page_sizes", CLOCK, SAMPLE(DATA_PAGE_SIZE) | SAMPLE(CODE_PAGE_SIZE),
+	  0, 0, 0, -1 },
+	{ "addr_bits", CLOCK, SAMPLE(ADDR) | SAMPLE(DATA_SRC) | SAMPLE(WEIGHT) |
+	  SAMPLE(TRANSACTION), 0, 0, 0, -1 },
+	{ "cgroup_sample", CLOCK, SAMPLE(CGROUP), 0, 0, 0, -1 },
+	{ "namespaces", CLOCK, 0, F(NAMESPACES), 0, 0, -1 },
+	{ "cgroup", CLOCK, 0, F(CGROUP), 0, 0, -1 },
+	{ "ksymbol", CLOCK, 0, F(KSYMBOL), 0, 0, -1 },
+	{ "bpf_event", CLOCK, 0, F(BPF_EVENT), 0, 0, -1 },
+	{ "text_poke", CLOCK, 0, F(TEXT_POKE), 0, 0, -1 },
+	{ "context_switch", CLOCK, 0, F(CONTEXT_SWITCH), 0, 0, -1 },
+	{ "context_switch_cpu", CLOCK, 0, F(CONTEXT_SWITCH), 0, -1, 0 },
+	{ "mmap", CLOCK, 0, TRACKING, 0, 0, -1 },
+	{ "build_id", CLOCK, 0, TRACKING | F(BUILD_ID), 0, 0, -1 },
+	{ "clockid", CLOCK, 0, F(USE_CLOCKID), 0, 0, -1 },
+	{ "exclusive", CLOCK, 0, F(EXCLUSIVE) | F(PINNED), 0, 0, -1 },
+	{ "freq_high", CLOCK, 0, F(FREQ), 0, 0, -1 },
+	{ "sigtrap", CLOCK, SAMPLE(IP), F(SIGTRAP) | F(REMOVE_ON_EXEC), 0,
+	  0, -1 },
+	{ "dummy", DUMMY, 0, 0, 0, 0, -1 },
+	{ "dummy_kernel", DUMMY, 0, 0, KERNEL, 0, -1 },
+	{ "dummy_cpu", DUMMY, 0, 0, 0, -1, 0 },
+	{ "breakpoint", BREAKPOINT, 0, 0, 0, 0, -1 },
+	{ "breakpoint_kernel", BREAKPOINT, 0, 0, KERNEL, 0, -1 },
+	{ "tracepoint", TRACEPOINT, 0, 0, 0, 0, -1 },
+	{ "tracepoint_raw", TRACEPOINT, SAMPLE(RAW), 0, KERNEL, 0, -1 },
+	{ "tracepoint_cpu", TRACEPOINT, 0, 0, 0, -1, 0 },
+	{ "hw_user", HARDWARE, 0, 0, 0, 0, -1 },
+	{ "hw_kernel", HARDWARE, 0, 0, KERNEL, 0, -1 },
+	{ "hw_cpu", HARDWARE, 0, 0, 0, -1, 0 },
 };
 
 static int drop_privileges(int keep_perfmon)
@@ -865,7 +727,7 @@ static void observe_permissions(void)
 					struct perf_event_attr a;
 					int fd;
 
-					pp->set(&a);
+					perm_attr(pp, &a);
 					fd = sys_open(&a, pp->pid, pp->cpu, -1,
 						      0);
 					r[p] = fd < 0 ? fd : 0;
@@ -960,7 +822,7 @@ static void observe_ioctls(void)
 			b.sample_type = 0;
 			b.disabled = 0;
 			IOC("modify_plain", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &b);
-			p_bp(&b);
+			bp_attr(&b);
 			IOC("modify_to_bp", PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &b);
 			b = a;
 			b.size = 8;
@@ -1016,7 +878,7 @@ static void observe_modify_bp(void)
 	struct perf_event_attr a, b;
 	int fd;
 
-	p_bp(&a);
+	bp_attr(&a);
 	fd = sys_open(&a, 0, -1, -1, 0);
 	say("ioctl.bp.open", "%s", res(fd));
 	if (fd < 0)
@@ -1045,6 +907,19 @@ static void observe_modify_bp(void)
 
 /* ---- mmap ----------------------------------------------------------------- */
 
+/* map @len bytes of @fd at @off, report the errno under @key, unmap */
+static void try_map(const char *key, int fd, size_t len, int prot, int flags,
+		    off_t off)
+{
+	void *p = mmap(NULL, len, prot, flags, fd, off);
+
+	say(key, "%s", res(p == MAP_FAILED ? -errno : 0));
+	if (p != MAP_FAILED)
+		munmap(p, len);
+}
+
+#define RW	(PROT_READ | PROT_WRITE)
+
 static void observe_mmap(void)
 {
 	static const int pages[] = { 1, 2, 3, 5, 9, 17 };
@@ -1059,29 +934,18 @@ static void observe_mmap(void)
 	a.disabled = 1;
 	fd = sys_open(&a, 0, -1, -1, 0);
 	for (i = 0; i < ARRAY_SIZE(pages); i++) {
-		p = mmap(NULL, pages[i] * pg, PROT_READ | PROT_WRITE,
-			 MAP_SHARED, fd, 0);
 		snprintf(key, sizeof(key), "mmap.pages%d", pages[i]);
-		say(key, "%s", res(p == MAP_FAILED ? -errno : 0));
-		if (p != MAP_FAILED)
-			munmap(p, pages[i] * pg);
+		try_map(key, fd, pages[i] * pg, RW, MAP_SHARED, 0);
 	}
-#define MAP(name, len, prot, flags, off) do {				\
-		p = mmap(NULL, len, prot, flags, fd, off);		\
-		say("mmap." name, "%s", res(p == MAP_FAILED ? -errno : 0)); \
-		if (p != MAP_FAILED)					\
-			munmap(p, len);					\
-	} while (0)
-	MAP("private", 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE, 0);
-	MAP("readonly", 2 * pg, PROT_READ, MAP_SHARED, 0);
-	MAP("offset1", 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, pg);
-	MAP("exec", 2 * pg, PROT_READ | PROT_EXEC, MAP_SHARED, 0);
-	MAP("zero", 0, PROT_READ, MAP_SHARED, 0);
+	try_map("mmap.private", fd, 2 * pg, RW, MAP_PRIVATE, 0);
+	try_map("mmap.readonly", fd, 2 * pg, PROT_READ, MAP_SHARED, 0);
+	try_map("mmap.offset1", fd, 2 * pg, RW, MAP_SHARED, pg);
+	try_map("mmap.exec", fd, 2 * pg, PROT_READ | PROT_EXEC, MAP_SHARED, 0);
+	try_map("mmap.zero", fd, 0, PROT_READ, MAP_SHARED, 0);
 	/* the user page of a mapping */
 	p = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p != MAP_FAILED) {
 		struct perf_event_mmap_page *up = p;
-		void *second;
 
 		say("mmap.page.version", "%u", up->version);
 		say("mmap.page.compat_version", "%u", up->compat_version);
@@ -1106,68 +970,33 @@ static void observe_mmap(void)
 		    (unsigned long long)up->aux_offset);
 		say("mmap.page.data_head", "%llu",
 		    (unsigned long long)up->data_head);
-		second = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, 0);
-		say("mmap.second_same_size", "%s",
-		    res(second == MAP_FAILED ? -errno : 0));
-		if (second != MAP_FAILED)
-			munmap(second, 3 * pg);
-		second = mmap(NULL, 5 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, 0);
-		say("mmap.second_other_size", "%s",
-		    res(second == MAP_FAILED ? -errno : 0));
-		if (second != MAP_FAILED)
-			munmap(second, 5 * pg);
+		try_map("mmap.second_same_size", fd, 3 * pg, RW, MAP_SHARED, 0);
+		try_map("mmap.second_other_size", fd, 5 * pg, RW, MAP_SHARED, 0);
 		say("mmap.partial_munmap", "%s",
 		    res(munmap((char *)p + 2 * pg, pg) ? -errno : 0));
-		/* an AUX area on a software event */
+		/* an AUX area on a software event, where the user page says */
 		up->aux_offset = 4 * pg;
 		up->aux_size = 2 * pg;
-		second = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, 4 * pg);
-		say("mmap.aux.software", "%s",
-		    res(second == MAP_FAILED ? -errno : 0));
-		if (second != MAP_FAILED)
-			munmap(second, 2 * pg);
-		second = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, 4 * pg);
-		say("mmap.aux.size_mismatch", "%s",
-		    res(second == MAP_FAILED ? -errno : 0));
-		if (second != MAP_FAILED)
-			munmap(second, 3 * pg);
-		second = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, 6 * pg);
-		say("mmap.aux.offset_mismatch", "%s",
-		    res(second == MAP_FAILED ? -errno : 0));
-		if (second != MAP_FAILED)
-			munmap(second, 2 * pg);
+		try_map("mmap.aux.software", fd, 2 * pg, RW, MAP_SHARED, 4 * pg);
+		try_map("mmap.aux.size_mismatch", fd, 3 * pg, RW, MAP_SHARED,
+			4 * pg);
+		try_map("mmap.aux.offset_mismatch", fd, 2 * pg, RW, MAP_SHARED,
+			6 * pg);
 		up->aux_offset = 4 * pg;
 		up->aux_size = 3 * pg;
-		second = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, 4 * pg);
-		say("mmap.aux.not_pow2", "%s",
-		    res(second == MAP_FAILED ? -errno : 0));
-		if (second != MAP_FAILED)
-			munmap(second, 3 * pg);
+		try_map("mmap.aux.not_pow2", fd, 3 * pg, RW, MAP_SHARED, 4 * pg);
 		up->aux_offset = pg;
 		up->aux_size = pg;
-		second = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, pg);
-		say("mmap.aux.overlaps_data", "%s",
-		    res(second == MAP_FAILED ? -errno : 0));
-		if (second != MAP_FAILED)
-			munmap(second, pg);
+		try_map("mmap.aux.overlaps_data", fd, pg, RW, MAP_SHARED, pg);
 		munmap(p, 2 * pg);
 	}
 	close(fd);
 	/* a counting event can be mapped too */
 	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
 	fd = sys_open(&a, 0, -1, -1, 0);
-	MAP("counting.page_only", pg, PROT_READ, MAP_SHARED, 0);
-	MAP("counting.with_data", 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-	    0);
+	try_map("mmap.counting.page_only", fd, pg, PROT_READ, MAP_SHARED, 0);
+	try_map("mmap.counting.with_data", fd, 2 * pg, RW, MAP_SHARED, 0);
 	close(fd);
-#undef MAP
 }
 
 /* ---- records ---------------------------------------------------------------- */
@@ -1764,7 +1593,7 @@ static void observe_hardware(void)
 			munmap(up, pg);
 		}
 		/* a breakpoint joining a hardware group */
-		p_bp(&a);
+		bp_attr(&a);
 		bp = sys_open(&a, 0, -1, fd, 0);
 		say("hw.group.breakpoint_member", "%s", res(bp));
 		if (bp >= 0)
@@ -1777,10 +1606,10 @@ static void observe_hardware(void)
 		close(fd);
 	}
 	/* a hardware event joining a breakpoint group */
-	p_bp(&a);
+	bp_attr(&a);
 	bp = sys_open(&a, 0, -1, -1, 0);
 	if (bp >= 0) {
-		p_hw_user(&a);
+		hw_attr(&a);
 		fd = sys_open(&a, 0, -1, bp, 0);
 		say("hw.group.into_breakpoint", "%s", res(fd));
 		if (fd >= 0)
