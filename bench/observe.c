@@ -696,65 +696,72 @@ static int drop_privileges(int keep_perfmon)
 	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
 }
 
-/* the errno of each probe, run by a child as nobody */
+/* open what @pp describes, report the errno under @prefix.@name */
+static void perm_try(const char *prefix, const char *name,
+		     const struct perm_probe *pp)
+{
+	struct perf_event_attr a = { 0 };
+	char key[160];
+
+	perm_attr(pp, &a);
+	snprintf(key, sizeof(key), "%s.%s", prefix, name);
+	try_open(key, &a, pp->pid, pp->cpu, -1, 0);
+}
+
+/*
+ * In a child dropped to nobody (keeping CAP_PERFMON if @perfmon): every
+ * probe of the table, then every sample bit and every attr flag alone on
+ * a user-only task clock, printed under @prefix.
+ */
+static void perm_child(const char *prefix, int perfmon)
+{
+	struct perm_probe pp = { NULL, CLOCK, 0, 0, 0, 0, -1 };
+	char name[64];
+	unsigned int i;
+
+	if (drop_privileges(perfmon)) {
+		say(prefix, "cannot drop privileges");
+		_exit(1);
+	}
+	for (i = 0; i < ARRAY_SIZE(perm_probes); i++)
+		perm_try(prefix, perm_probes[i].name, &perm_probes[i]);
+	for (i = 0; (1ULL << i) < PERF_SAMPLE_MAX; i++) {
+		pp.sample_type = 1ULL << i;
+		snprintf(name, sizeof(name), "sample_bit%02u", i);
+		perm_try(prefix, name, &pp);
+	}
+	pp.sample_type = 0;
+	for (i = 0; i < ARRAY_SIZE(flag_names); i++) {
+		pp.set = 1ULL << i;
+		snprintf(name, sizeof(name), "flag.%02u.%s", i, flag_names[i]);
+		perm_try(prefix, name, &pp);
+	}
+	_exit(0);
+}
+
+/* the permission probes at every paranoid level, as nobody */
 static void observe_permissions(void)
 {
 	static const long levels[] = { -1, 0, 1, 2, 3 };
 	long saved = read_sysctl(PARANOID);
-	char key[128];
-	unsigned int l, p;
+	char prefix[64];
+	unsigned int l;
 	int caps;
 
 	for (l = 0; l < ARRAY_SIZE(levels); l++) {
 		if (write_sysctl(PARANOID, levels[l]))
 			continue;
 		for (caps = 0; caps < 2; caps++) {
-			int pipefd[2], status;
 			pid_t pid;
 
-			if (pipe(pipefd))
-				return;
+			snprintf(prefix, sizeof(prefix), "perm.paranoid%ld.%s",
+				 levels[l], caps ? "perfmon" : "nobody");
+			fflush(stdout);
 			pid = fork();
-			if (pid == 0) {
-				int r[ARRAY_SIZE(perm_probes)];
-
-				close(pipefd[0]);
-				if (drop_privileges(caps))
-					_exit(1);
-				for (p = 0; p < ARRAY_SIZE(perm_probes); p++) {
-					const struct perm_probe *pp =
-						&perm_probes[p];
-					struct perf_event_attr a;
-					int fd;
-
-					perm_attr(pp, &a);
-					fd = sys_open(&a, pp->pid, pp->cpu, -1,
-						      0);
-					r[p] = fd < 0 ? fd : 0;
-					if (fd >= 0)
-						close(fd);
-				}
-				if (write(pipefd[1], r, sizeof(r)) != sizeof(r))
-					_exit(1);
-				_exit(0);
-			}
-			close(pipefd[1]);
-			{
-				int r[ARRAY_SIZE(perm_probes)];
-				ssize_t n = read(pipefd[0], r, sizeof(r));
-
-				for (p = 0; p < ARRAY_SIZE(perm_probes); p++) {
-					snprintf(key, sizeof(key),
-						 "perm.paranoid%ld.%s.%s",
-						 levels[l],
-						 caps ? "perfmon" : "nobody",
-						 perm_probes[p].name);
-					say(key, "%s", n == sizeof(r) ?
-					    res(r[p]) : "no-result");
-				}
-			}
-			close(pipefd[0]);
-			waitpid(pid, &status, 0);
+			if (pid == 0)
+				perm_child(prefix, caps);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
 		}
 	}
 	write_sysctl(PARANOID, saved);
@@ -1632,6 +1639,11 @@ static void find_tracepoint(void)
 			"/sys/kernel/debug/tracing/events/sched/sched_switch/id");
 }
 
+/* the sigtrap probes' events may overflow before they are closed */
+static void ignore_sigtrap(int sig)
+{
+}
+
 int main(int argc, char **argv)
 {
 	long rate;
@@ -1639,6 +1651,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGTRAP, ignore_sigtrap);
 	find_tracepoint();
 	rate = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
 	say("observe.start", "tracepoint %s, pmus %d", tp_sched_switch > 0 ?
