@@ -100,6 +100,31 @@ static void sw_sampling(struct perf_event_attr *a, uint64_t config)
 	a->sample_type = PERF_SAMPLE_IP;
 }
 
+/* a breakpoint on a variable of ours, user space only */
+static void bp_attr(struct perf_event_attr *a)
+{
+	static long target;
+
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_BREAKPOINT;
+	a->size = sizeof(*a);
+	a->bp_type = HW_BREAKPOINT_W;
+	a->bp_addr = (unsigned long)&target;
+	a->bp_len = HW_BREAKPOINT_LEN_8;
+	a->exclude_kernel = 1;
+}
+
+/* cycles, user space only */
+static void hw_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_HARDWARE;
+	a->size = sizeof(*a);
+	a->config = PERF_COUNT_HW_CPU_CYCLES;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
 static int write_sysctl(const char *path, long v)
 {
 	FILE *f = fopen(path, "w");
@@ -427,6 +452,23 @@ static void observe_fields(void)
 	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_stack_user = 8;
 	try_open("field.sample_stack_user.no_bit", &a, 0, -1, -1, 0);
+	/* the same masks on a sampling event and on a hardware one */
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_regs_user = 1;
+	try_open("field.sample_regs_user.no_bit.sampling", &a, 0, -1, -1, 0);
+	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_regs_intr = 1;
+	try_open("field.sample_regs_intr.no_bit.sampling", &a, 0, -1, -1, 0);
+	hw_attr(&a);
+	a.sample_regs_user = 1;
+	try_open("field.sample_regs_user.no_bit.hw", &a, 0, -1, -1, 0);
+	a.sample_period = 100000;
+	try_open("field.sample_regs_user.no_bit.hw_sampling", &a, 0, -1, -1, 0);
+	hw_attr(&a);
+	a.sample_regs_intr = 1;
+	try_open("field.sample_regs_intr.no_bit.hw", &a, 0, -1, -1, 0);
+	a.sample_period = 100000;
+	try_open("field.sample_regs_intr.no_bit.hw_sampling", &a, 0, -1, -1, 0);
 	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_type = PERF_SAMPLE_REGS_USER;
 	try_open("field.sample_regs_user.bit_no_mask", &a, 0, -1, -1, 0);
@@ -537,31 +579,6 @@ enum {
 
 #define F(bit)		(1ULL << F_##bit)
 #define KERNEL		(F(EXCLUDE_KERNEL) | F(EXCLUDE_HV))
-
-/* a breakpoint on a variable of ours, user space only */
-static void bp_attr(struct perf_event_attr *a)
-{
-	static long target;
-
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_BREAKPOINT;
-	a->size = sizeof(*a);
-	a->bp_type = HW_BREAKPOINT_W;
-	a->bp_addr = (unsigned long)&target;
-	a->bp_len = HW_BREAKPOINT_LEN_8;
-	a->exclude_kernel = 1;
-}
-
-/* cycles, user space only */
-static void hw_attr(struct perf_event_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_HARDWARE;
-	a->size = sizeof(*a);
-	a->config = PERF_COUNT_HW_CPU_CYCLES;
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-}
 
 static int tp_sched_switch = -1;
 
