@@ -1282,8 +1282,6 @@ static void observe_records(void)
 
 /* ---- callchains -------------------------------------------------------------- */
 
-static int chain_fd = -1;
-
 __attribute__((noinline, optimize("no-omit-frame-pointer")))
 static int chain_leaf(volatile char *p)
 {
@@ -1375,7 +1373,7 @@ static void observe_callchains(void)
 	struct perf_event_attr a;
 	struct perf_map m;
 	char key[64], buf[4096];
-	int excl;
+	int excl, chain_fd;
 
 	for (excl = 0; excl < 2; excl++) {
 		struct perf_event_header *h;
@@ -1618,15 +1616,9 @@ static void observe_hardware(void)
 		}
 		/* a breakpoint joining a hardware group */
 		bp_attr(&a);
-		bp = sys_open(&a, 0, -1, fd, 0);
-		say("hw.group.breakpoint_member", "%s", res(bp));
-		if (bp >= 0)
-			close(bp);
+		try_open("hw.group.breakpoint_member", &a, 0, -1, fd, 0);
 		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
-		bp = sys_open(&a, 0, -1, fd, 0);
-		say("hw.group.software_member", "%s", res(bp));
-		if (bp >= 0)
-			close(bp);
+		try_open("hw.group.software_member", &a, 0, -1, fd, 0);
 		close(fd);
 	}
 	/* a hardware event joining a breakpoint group */
@@ -1634,15 +1626,10 @@ static void observe_hardware(void)
 	bp = sys_open(&a, 0, -1, -1, 0);
 	if (bp >= 0) {
 		hw_attr(&a);
-		fd = sys_open(&a, 0, -1, bp, 0);
-		say("hw.group.into_breakpoint", "%s", res(fd));
-		if (fd >= 0)
-			close(fd);
+		try_open("hw.group.into_breakpoint", &a, 0, -1, bp, 0);
 		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
-		fd = sys_open(&a, 0, -1, bp, 0);
-		say("hw.group.software_into_breakpoint", "%s", res(fd));
-		if (fd >= 0)
-			close(fd);
+		try_open("hw.group.software_into_breakpoint", &a, 0, -1, bp,
+			 0);
 		close(bp);
 	}
 }
