@@ -10,6 +10,7 @@ kernel=$1 archs=$2 debug=${3:-0}
 ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 export TALLY=$BUILD/tally-$kernel
 : > "$TALLY"
+: > "$TALLY.fail"
 "$TOP/bench/base.sh"
 [ "$kernel" = series ] && "$TOP/bench/series.sh"
 for arch in $archs; do
@@ -38,6 +39,11 @@ done
 # the differential check against stock (bench/diff.sh): series only
 if [ "$kernel" = series ] && [ "$debug" = 0 ] && [ "${DIFF:-1}" = 1 ]; then
 	"$TOP/bench/diff.sh" "$archs" || true
+fi
+# the failures again, last, where a truncated log still shows them
+if [ -s "$TALLY.fail" ]; then
+	echo "failures:"
+	cat "$TALLY.fail"
 fi
 awk '{ p += $1; f += $2; s += $3 }
 END { printf "%d passed, %d failed, %d skipped\n", p, f, s; exit f ? 1 : 0 }' "$TALLY"

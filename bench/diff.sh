@@ -86,6 +86,8 @@ for arch in $archs; do
 		       "diff-" arch, "observe", ndiff ? "FAIL" : "ok  ",
 		       ndiff ? 0 : 1, ndiff, total, total - ndiff - nknown, nknown
 		print (ndiff ? 0 : 1), ndiff, 0 >> tally
+		if (ndiff && tally != "/dev/null")
+			printf "diff-%s observe: %d differences\n", arch, ndiff >> (tally ".fail")
 		exit ndiff ? 1 : 0
 	}' || status=1
 done

@@ -50,8 +50,11 @@ for f in "$ks"/perf_events/*.c; do
 	name=$(basename "$f" .c)
 	$cc $cflags -o "$root/tests/$name" "$f" 2> "$out/$name.cc.log" ||
 		{ cat "$out/$name.cc.log" >&2; die "cannot build $name"; }
-	list="$list $name"
+	# security loads SELinux policies and raises lockdown: last of all
+	[ "$name" = security ] || list="$list $name"
 done
+"$ks/perf_events/selinux/policies.sh" "$root/tests/selinux" ||
+	die "cannot build the SELinux test policies (is secilc installed?)"
 # upstream: the base's perf_events selftests, prefixed "upstream-"
 for f in "$BASE"/tools/testing/selftests/perf_events/*.c; do
 	name=upstream-$(basename "$f" .c)
@@ -74,6 +77,7 @@ if [ "$arch" = x86_64 ]; then
 	cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"
 	list="$list perf_smoke"
 fi
+list="$list security"
 echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
 
 find "$root" -exec touch -h -d @0 {} +

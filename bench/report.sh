@@ -39,8 +39,14 @@ function out(name, p, f, s, note) {
 		note = note " (known: " known[name] ")"
 		s += f; f = 0
 	}
-	printf "%-8s %-36s %s pass:%d fail:%d skip:%d%s\n", label, name,
-	       f ? "FAIL" : "ok  ", p, f, s, note
+	if (f && failed != "")
+		note = note " (not ok:" failed ")"
+	line = sprintf("%-8s %-36s %s pass:%d fail:%d skip:%d%s", label, name,
+		       f ? "FAIL" : "ok  ", p, f, s, note)
+	print line
+	if (f && tally != "/dev/null")
+		print line >> (tally ".fail")
+	failed = ""
 	P += p; F += f; S += s
 }
 # KUnit: a suite opens with "    # Subtest: NAME", its cases are the lines
@@ -51,8 +57,10 @@ prog == "" && /^    # Subtest: / { ksuite = $3; kp = kf = ks = 0; next }
 prog == "" && ksuite != "" && /^    (not )?ok [0-9]+ / {
 	if ($0 ~ / # SKIP/)
 		ks++
-	else if ($1 == "not")
+	else if ($1 == "not") {
 		kf++
+		failed = failed " " $4
+	}
 	else
 		kp++
 	next
@@ -68,7 +76,8 @@ prog == "" && ksuite != "" && /^(not )?ok [0-9]+ / {
 	}
 	next
 }
-/^@@BENCH-BEGIN / { prog = $2; totals = 0; next }
+/^@@BENCH-BEGIN / { prog = $2; totals = 0; failed = ""; next }
+prog != "" && /^not ok [0-9]+ / { failed = failed " " $4; next }
 prog != "" && /# Totals: pass:/ {
 	split($0, a, /[: ]+/)
 	for (i = 1; i in a; i++) {

@@ -14,6 +14,7 @@
 #include <linux/init.h>
 #include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -109,6 +110,7 @@ static void event_free_rcu(struct rcu_head *head)
 /* Undo perf_event_alloc(); the event is in no context any more. */
 void perf_event_free(struct perf_event *event)
 {
+	security_perf_event_free(event);
 	perf_overflow_free_event(event);
 	perf_callchain_event_free(event);
 	perf_sideband_free(event);
@@ -127,6 +129,7 @@ void perf_event_free(struct perf_event *event)
 		perf_ctx_put(event->ctx);
 	if (event->hw.target)
 		put_task_struct(event->hw.target);
+	perf_cgroup_disconnect(event);
 	if (event->pmu) {
 		perf_exclusive_put(event);
 		perf_pmu_put(event->pmu);
@@ -180,6 +183,10 @@ static int perf_event_alloc_check(struct perf_event *event,
 	if (ret)
 		return ret;
 	ret = perf_callchain_event_init(event);
+	if (ret)
+		return ret;
+	/* the LSM blob: freed by perf_event_free() on any failure after */
+	ret = security_perf_event_alloc(event);
 	if (ret)
 		return ret;
 	return perf_exclusive_get(event);
@@ -312,7 +319,8 @@ static void event_add_to_ctx(struct perf_event *event,
 		leader->nr_siblings++;
 		leader->group_generation++;
 	}
-	event->tstamp = ctx->time;
+	perf_cgroup_account(event, ctx, true);
+	event->tstamp = perf_event_time(event);
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 }
 
@@ -449,6 +457,7 @@ static void remove_fn(struct perf_event_context *ctx,
 	ctx->nr_events--;
 	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		ctx->nr_user--;
+	perf_cgroup_account(event, ctx, false);
 	event->pmu_ctx->nr_events--;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 
@@ -608,7 +617,7 @@ static void enable_fn(struct perf_event_context *ctx,
 	    event->state <= PERF_EVENT_STATE_EXIT)
 		return;
 	/* the time spent off does not count as enabled time */
-	event->tstamp = ctx->time;
+	event->tstamp = perf_event_time(event);
 	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
 	if (!live)
 		return;
@@ -669,6 +678,25 @@ void perf_event_disable(struct perf_event *event)
 	mutex_unlock(&ctx->mutex);
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
+
+/*
+ * Stop a kernel counter and take what it counted (KVM folds it into the
+ * guest's counter), zeroing it when @reset: perf_event_enable() resumes.
+ */
+u64 perf_event_pause(struct perf_event *event, bool reset)
+{
+	struct perf_event_context *ctx;
+	u64 count, enabled, running;
+
+	ctx = perf_event_ctx_lock(event);
+	event_disable_locked(event);
+	count = perf_event_read_count(event, &enabled, &running);
+	if (reset)
+		perf_event_reset(event);
+	mutex_unlock(&ctx->mutex);
+	return count;
+}
+EXPORT_SYMBOL_GPL(perf_event_pause);
 
 /*
  * The members of @event's group with a reference each, so that they can be
@@ -913,7 +941,7 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 		switch (exec_action(event)) {
 		case 1:
 			event->attr.enable_on_exec = 0;
-			event->tstamp = ctx->time;
+			event->tstamp = perf_event_time(event);
 			WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
 			break;
 		case -1:
@@ -1006,6 +1034,7 @@ void __init perf_event_init(void)
 
 		ctx_init(&cpuctx->ctx, NULL);
 	}
+	perf_sample_budget_update();
 	perf_sw_init();
 	perf_tp_init();
 	init_hw_breakpoint();

@@ -294,8 +294,8 @@ void perf_overflow_init_event(struct perf_event *event);
 void perf_overflow_account(struct perf_event *event);
 void perf_overflow_free_event(struct perf_event *event);
 void perf_sample_tick(struct perf_cpu_context *cpuctx);
+void perf_sample_budget_update(void);
 int perf_event_pause_output(struct perf_event *event, unsigned long pause);
-int perf_event_period(struct perf_event *event, u64 period);
 void perf_throttle_tick(struct perf_event_context *ctx);
 void perf_event_unthrottle_in(struct perf_event *event);
 int perf_sample_check(struct perf_event *event);
@@ -327,6 +327,65 @@ void perf_sideband_free(struct perf_event *event);
 void perf_sideband_exit(struct task_struct *task,
 			struct perf_event_context *ctx);
 void perf_sideband_switch(struct task_struct *other, bool out);
+void perf_sideband_cgroup(struct cgroup *cgroup);
+
+/* cgroup.c: cgroup events; without CGROUP_PERF no event has a cgroup */
+#ifdef CONFIG_CGROUP_PERF
+void perf_cgroup_update_clocks(struct perf_cpu_context *cpuctx, u64 now);
+void perf_cgroup_set(struct perf_cpu_context *cpuctx, struct perf_cgroup *cgrp);
+bool perf_cgroup_match(struct perf_event *event);
+u64 perf_cgroup_time(struct perf_event *event);
+u64 perf_cgroup_time_now(struct perf_event *event);
+void perf_cgroup_account(struct perf_event *event,
+			 struct perf_event_context *ctx, bool add);
+int perf_cgroup_connect(struct perf_event *event, int fd);
+void perf_cgroup_disconnect(struct perf_event *event);
+u64 perf_cgroup_sample_id(void);
+void perf_cgroup_sched(struct task_struct *task);
+
+static inline bool perf_event_has_cgroup(struct perf_event *event)
+{
+	return event->cgrp;
+}
+
+static inline int perf_ctx_nr_cgroups(struct perf_event_context *ctx)
+{
+	return ctx->nr_cgroups;
+}
+#else
+static inline void perf_cgroup_update_clocks(struct perf_cpu_context *cpuctx,
+					     u64 now) { }
+static inline bool perf_cgroup_match(struct perf_event *event) { return true; }
+static inline u64 perf_cgroup_time(struct perf_event *event) { return 0; }
+static inline u64 perf_cgroup_time_now(struct perf_event *event) { return 0; }
+static inline void perf_cgroup_account(struct perf_event *event,
+				       struct perf_event_context *ctx,
+				       bool add) { }
+static inline int perf_cgroup_connect(struct perf_event *event, int fd)
+{
+	return -EINVAL;
+}
+static inline void perf_cgroup_disconnect(struct perf_event *event) { }
+static inline u64 perf_cgroup_sample_id(void) { return 0; }
+static inline void perf_cgroup_sched(struct task_struct *task) { }
+static inline bool perf_event_has_cgroup(struct perf_event *event)
+{
+	return false;
+}
+
+static inline int perf_ctx_nr_cgroups(struct perf_event_context *ctx)
+{
+	return 0;
+}
+#endif
+
+/* the clock an event's times follow: its context's, or its cgroup's */
+static inline u64 perf_event_time(struct perf_event *event)
+{
+	if (perf_event_has_cgroup(event))
+		return perf_cgroup_time(event);
+	return event->ctx->time;
+}
 
 /* output.c */
 int perf_sample_id_size(struct perf_event *event);

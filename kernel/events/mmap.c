@@ -254,6 +254,9 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	ret = security_perf_event_read(event);
+	if (ret)
+		return ret;
 	if (vma->vm_pgoff)
 		return perf_aux_mmap(event, vma);
 	nr_pages = vma_pages(vma) - 1;
@@ -264,9 +267,6 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 	/* every child of an inherited task event would write here at once */
 	if (event->cpu == -1 && event->attr.inherit)
 		return -EINVAL;
-	ret = security_perf_event_read(event);
-	if (ret)
-		return ret;
 
 	mutex_lock(&event->mmap_mutex);
 	rb = event->rb;

@@ -340,7 +340,7 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_PHYS_ADDR)
 		data->phys_addr = sample_phys_addr(data->addr);
 	if (todo & PERF_SAMPLE_CGROUP)
-		data->cgroup = 0;
+		data->cgroup = perf_cgroup_sample_id();
 	if (todo & PERF_SAMPLE_DATA_PAGE_SIZE)
 		data->data_page_size = page_size_at(data->addr);
 	if (todo & PERF_SAMPLE_CODE_PAGE_SIZE)

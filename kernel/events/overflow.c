@@ -11,12 +11,15 @@
  * event hook.  It touches only the event's hw fields, which nothing else
  * writes while the event is active, and queues irq_work (pending_irq) or
  * task_work (pending_task, for SIGTRAP).  The tick runs the unthrottle and
- * frequency passes with the CPU and task context locks held, like rotation.
+ * frequency passes with the CPU and task context locks held, like rotation;
+ * on nohz_full CPUs the tick stays on while frequency events exist
+ * (globally) and while an event of the CPU is throttled (per CPU).
  */
 #include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/sched/signal.h>
 #include <linux/task_work.h>
+#include <linux/tick.h>
 
 #include "internal.h"
 
@@ -34,6 +37,69 @@ static u64 max_samples_per_tick(void)
 {
 	return DIV_ROUND_UP(READ_ONCE(sysctl_perf_event_sample_rate), HZ);
 }
+
+/*
+ * The interrupt-time feedback of perf_cpu_time_max_percent.  PMU drivers
+ * report how long each of their overflow interrupts took.  The budget of
+ * one sample is that percent of the interval between two samples at
+ * perf_event_max_sample_rate; once a CPU's running average (over about 8
+ * interrupts) exceeds it, the maximum rate comes down to what the average
+ * allows, with a quarter of headroom, and the throttling above follows.
+ * 0 and 100 percent turn the feedback off.  The message is printed from
+ * irq_work: the interrupt may be an NMI.
+ */
+static u64 perf_sample_budget_ns __read_mostly;
+static DEFINE_PER_CPU(u64, perf_sample_avg_ns);
+static u64 perf_lowered_avg, perf_lowered_budget;
+static int perf_lowered_rate;
+
+void perf_sample_budget_update(void)
+{
+	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	u64 interval = NSEC_PER_SEC / READ_ONCE(sysctl_perf_event_sample_rate);
+
+	if (percent <= 0 || percent >= 100)
+		WRITE_ONCE(perf_sample_budget_ns, 0);
+	else
+		WRITE_ONCE(perf_sample_budget_ns, div_u64(interval * percent, 100));
+}
+
+static void rate_lowered_report(struct irq_work *work)
+{
+	pr_info("perf: interrupt took too long (%llu > %llu), lowering kernel.perf_event_max_sample_rate to %d\n",
+		READ_ONCE(perf_lowered_avg), READ_ONCE(perf_lowered_budget),
+		READ_ONCE(perf_lowered_rate));
+}
+
+static struct irq_work perf_rate_work = IRQ_WORK_INIT(rate_lowered_report);
+
+void perf_sample_event_took(u64 sample_len_ns)
+{
+	u64 budget = READ_ONCE(perf_sample_budget_ns);
+	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	u64 avg, rate;
+
+	if (!budget)
+		return;
+	avg = __this_cpu_read(perf_sample_avg_ns);
+	avg = avg - (avg >> 3) + (sample_len_ns >> 3);
+	__this_cpu_write(perf_sample_avg_ns, avg);
+	if (avg <= budget)
+		return;
+
+	/* samples of avg ns take percent of the CPU at this rate */
+	rate = div64_u64((u64)NSEC_PER_SEC * percent, 100 * (avg + avg / 4));
+	rate = clamp_val(rate, 1, INT_MAX);
+	if (rate >= READ_ONCE(sysctl_perf_event_sample_rate))
+		return;
+	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
+	perf_sample_budget_update();
+	WRITE_ONCE(perf_lowered_avg, avg);
+	WRITE_ONCE(perf_lowered_budget, budget);
+	WRITE_ONCE(perf_lowered_rate, rate);
+	irq_work_queue(&perf_rate_work);
+}
+EXPORT_SYMBOL_GPL(perf_sample_event_took);
 
 /*
  * Count an interrupt of @event in this tick; past the per-tick budget the
@@ -55,6 +121,9 @@ int perf_event_account_interrupt(struct perf_event *event)
 	if (++hwc->interrupts <= max_samples_per_tick())
 		return 0;
 	hwc->interrupts = PERF_THROTTLED;
+	/* a nohz_full CPU keeps its tick until the event restarts */
+	if (!__this_cpu_read(perf_throttled))
+		tick_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
 	__this_cpu_inc(perf_throttled);
 	perf_log_throttle(event, false);
 	return 1;
@@ -235,21 +304,39 @@ void perf_overflow_init_event(struct perf_event *event)
 	local64_set(&hwc->period_left, hwc->sample_period);
 }
 
-/* A new event whose PMU accepted it: the tick must know of freq events. */
+/*
+ * A new event whose PMU accepted it: the tick must know of freq events,
+ * and while there are any, nohz_full CPUs keep their tick for them.  The
+ * lock orders the first increment's tick_dep_set() against the last
+ * decrement's tick_dep_clear().
+ */
+static DEFINE_RAW_SPINLOCK(perf_freq_lock);
+
 void perf_overflow_account(struct perf_event *event)
 {
-	if (is_sampling_event(event) && event->attr.freq) {
-		event->attach_state |= PERF_ATTACH_FREQ;
-		atomic_inc(&perf_freq_events);
-	}
+	unsigned long flags;
+
+	if (!is_sampling_event(event) || !event->attr.freq)
+		return;
+	event->attach_state |= PERF_ATTACH_FREQ;
+	raw_spin_lock_irqsave(&perf_freq_lock, flags);
+	if (atomic_inc_return(&perf_freq_events) == 1)
+		tick_dep_set(TICK_DEP_BIT_PERF_EVENTS);
+	raw_spin_unlock_irqrestore(&perf_freq_lock, flags);
 }
 
 /* Undo perf_overflow_init_event(); nothing may queue work any more. */
 void perf_overflow_free_event(struct perf_event *event)
 {
+	unsigned long flags;
+
 	irq_work_sync(&event->pending_irq);
-	if (event->attach_state & PERF_ATTACH_FREQ)
-		atomic_dec(&perf_freq_events);
+	if (!(event->attach_state & PERF_ATTACH_FREQ))
+		return;
+	raw_spin_lock_irqsave(&perf_freq_lock, flags);
+	if (atomic_dec_and_test(&perf_freq_events))
+		tick_dep_clear(TICK_DEP_BIT_PERF_EVENTS);
+	raw_spin_unlock_irqrestore(&perf_freq_lock, flags);
 }
 
 /* @event stopped for good (its task or CPU went away): wake its pollers. */
@@ -284,16 +371,27 @@ static void period_fn(struct perf_event_context *ctx, struct perf_event *event,
 		event->pmu->start(event, PERF_EF_RELOAD);
 }
 
-/* PERF_EVENT_IOC_PERIOD on a sampling event; ctx->mutex held. */
+/*
+ * A new sample period (or frequency) for a sampling event: the
+ * PERF_EVENT_IOC_PERIOD ioctl, and KVM reprogramming a guest's counter.
+ */
 int perf_event_period(struct perf_event *event, u64 value)
 {
 	struct period_arg arg = { .value = value };
+	struct perf_event_context *ctx;
 
+	if (!is_sampling_event(event))
+		return -EINVAL;
+	if (!value || (value & (1ULL << 63)))
+		return -EINVAL;
 	if (event->attr.freq && value > sysctl_perf_event_sample_rate)
 		return -EINVAL;
-	perf_ctx_call(event->ctx, event, period_fn, &arg);
+	ctx = perf_event_ctx_lock(event);
+	perf_ctx_call(ctx, event, period_fn, &arg);
+	mutex_unlock(&ctx->mutex);
 	return 0;
 }
+EXPORT_SYMBOL_GPL(perf_event_period);
 
 /* A throttled event goes on a PMU again: it starts unthrottled. */
 void perf_event_unthrottle_in(struct perf_event *event)
@@ -351,6 +449,8 @@ void perf_sample_tick(struct perf_cpu_context *cpuctx)
 	__this_cpu_inc(perf_tick_seq);
 	if (!unthrottle && !atomic_read(&perf_freq_events))
 		return;
+	if (unthrottle)
+		tick_dep_clear_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
 	__this_cpu_write(perf_throttled, 0);
 	now = perf_clock();
 	raw_spin_lock(&cpuctx->ctx.lock);

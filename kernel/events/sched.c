@@ -60,6 +60,11 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
 	now = perf_clock();
 	ctx->time += now - ctx->timestamp;
 	ctx->timestamp = now;
+	/* a CPU context's cgroup clocks move with it */
+	if (!ctx->task && perf_ctx_nr_cgroups(ctx))
+		perf_cgroup_update_clocks(container_of(ctx,
+						       struct perf_cpu_context,
+						       ctx), now);
 }
 
 /*
@@ -77,9 +82,13 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 	*running = event->total_time_running;
 	if (!ctx)
 		return;
-	now = READ_ONCE(ctx->time);
-	if (READ_ONCE(ctx->is_active))
-		now += perf_clock() - READ_ONCE(ctx->timestamp);
+	if (perf_event_has_cgroup(event)) {
+		now = perf_cgroup_time_now(event);
+	} else {
+		now = READ_ONCE(ctx->time);
+		if (READ_ONCE(ctx->is_active))
+			now += perf_clock() - READ_ONCE(ctx->timestamp);
+	}
 	if ((s64)(now - event->tstamp) > 0)
 		delta = now - event->tstamp;
 	if (state >= PERF_EVENT_STATE_INACTIVE)
@@ -93,7 +102,7 @@ void perf_event_update_time(struct perf_event *event)
 {
 	perf_time_advance(&event->total_time_enabled,
 			  &event->total_time_running, &event->tstamp,
-			  event->state, event->ctx->time);
+			  event->state, perf_event_time(event));
 }
 
 void perf_event_set_state(struct perf_event *event,
@@ -143,10 +152,14 @@ void perf_groups_erase(struct perf_event_context *ctx,
 	RB_CLEAR_NODE(&leader->group_node);
 }
 
-/* An event bound to a CPU only counts there. */
+/*
+ * An event bound to a CPU only counts there; a cgroup event only while a
+ * task of its cgroup runs there.
+ */
 bool perf_event_fits_cpu(struct perf_event *event)
 {
-	return event->cpu == -1 || event->cpu == smp_processor_id();
+	return (event->cpu == -1 || event->cpu == smp_processor_id()) &&
+	       perf_cgroup_match(event);
 }
 
 /*
@@ -459,13 +472,49 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	struct perf_event_context *ctx = cpuctx->task_ctx;
 
 	perf_sideband_switch(next, true);
-	if (!ctx)
-		return;
-	raw_spin_lock(&ctx->lock);
-	perf_ctx_sched_out(ctx);
-	cpuctx->task_ctx = NULL;
-	raw_spin_unlock(&ctx->lock);
+	if (ctx) {
+		raw_spin_lock(&ctx->lock);
+		perf_ctx_sched_out(ctx);
+		cpuctx->task_ctx = NULL;
+		raw_spin_unlock(&ctx->lock);
+	}
+	perf_cgroup_sched(next);
 }
+
+#ifdef CONFIG_CGROUP_PERF
+/*
+ * @task runs on this CPU from now (IRQs off): if its cgroup is not the one
+ * the CPU's cgroup events followed, they are scheduled again for it.
+ */
+void perf_cgroup_sched(struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *tctx;
+	struct perf_cgroup *cgrp;
+
+	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(cpuctx->ctx.nr_cgroups))
+		return;
+	raw_spin_lock(&cpuctx->ctx.lock);
+	cgrp = perf_cgroup_from_task(task, &cpuctx->ctx);
+	if (!cpuctx->ctx.nr_cgroups || cgrp == cpuctx->cgrp) {
+		raw_spin_unlock(&cpuctx->ctx.lock);
+		return;
+	}
+	tctx = cpuctx->task_ctx;
+	if (tctx)
+		raw_spin_lock_nested(&tctx->lock, SINGLE_DEPTH_NESTING);
+	perf_ctx_update_time(&cpuctx->ctx);
+	if (tctx)
+		perf_ctx_update_time(tctx);
+	ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_ALL);
+	perf_cgroup_set(cpuctx, cgrp);
+	perf_cpu_resched();
+	if (tctx)
+		raw_spin_unlock(&tctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+#endif
 
 /* Context switch, IRQs off: the incoming task's context goes live. */
 void __perf_event_task_sched_in(struct task_struct *prev,

@@ -2,9 +2,10 @@
 /*
  * Side-band records: what happens to a task besides its samples, for the
  * events that ask with attr.comm, attr.task, attr.mmap / mmap2 / mmap_data,
- * attr.context_switch, attr.ksymbol, attr.bpf_event, attr.text_poke and
- * attr.namespaces: PERF_RECORD_COMM, FORK, EXIT, MMAP, MMAP2, SWITCH,
- * SWITCH_CPU_WIDE, KSYMBOL, BPF_EVENT, TEXT_POKE and NAMESPACES.  A record
+ * attr.context_switch, attr.ksymbol, attr.bpf_event, attr.text_poke,
+ * attr.namespaces and attr.cgroup: PERF_RECORD_COMM, FORK, EXIT, MMAP,
+ * MMAP2, SWITCH, SWITCH_CPU_WIDE, KSYMBOL, BPF_EVENT, TEXT_POKE, NAMESPACES
+ * and CGROUP.  A record
  * goes to every enabled event of the current task's context and of this
  * CPU's context that asks for it (an event bound to another CPU does not
  * hear of it).
@@ -21,6 +22,7 @@
  */
 #include <linux/bpf.h>
 #include <linux/buildid.h>
+#include <linux/cgroup.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/mman.h>
@@ -49,7 +51,7 @@ static bool wants_any(struct perf_event *event)
 	struct perf_event_attr *a = &event->attr;
 
 	return wants_task(event) || a->context_switch || a->ksymbol ||
-	       a->bpf_event || a->text_poke || a->namespaces;
+	       a->bpf_event || a->text_poke || a->namespaces || a->cgroup;
 }
 
 /*
@@ -690,3 +692,41 @@ void perf_event_text_poke(const void *addr, const void *old_bytes,
 			     sizeof(u64)) - sizeof(t.body);
 	sb_deliver(NULL, text_poke_want, text_poke_emit, &t);
 }
+
+#ifdef CONFIG_CGROUP_PERF
+/* PERF_RECORD_CGROUP: a cgroup was created (cgroup.c); its id and path */
+
+struct sb_cgroup {
+	u64 id;
+	u16 path_size;
+	char *path;
+};
+
+static bool cgroup_want(struct perf_event *event, void *rec)
+{
+	return event->attr.cgroup;
+}
+
+static void cgroup_emit(struct perf_event *event, void *rec)
+{
+	struct sb_cgroup *c = rec;
+
+	sb_output(event, PERF_RECORD_CGROUP, 0, &c->id, sizeof(c->id),
+		  c->path, c->path_size);
+}
+
+void perf_sideband_cgroup(struct cgroup *cgroup)
+{
+	struct sb_cgroup c = { .id = cgroup_id(cgroup) };
+
+	if (!atomic_read(&perf_sb_events))
+		return;
+	c.path = kzalloc(PATH_MAX, GFP_KERNEL);
+	if (!c.path)
+		return;
+	cgroup_path(cgroup, c.path, PATH_MAX - sizeof(u64));
+	c.path_size = ALIGN(strlen(c.path) + 1, sizeof(u64));
+	sb_deliver(NULL, cgroup_want, cgroup_emit, &c);
+	kfree(c.path);
+}
+#endif

@@ -47,6 +47,7 @@ int perf_event_max_sample_rate_handler(const struct ctl_table *table,
 	if (sysctl_perf_cpu_time_max_percent == 0 ||
 	    sysctl_perf_cpu_time_max_percent == 100)
 		return -EINVAL;
+	perf_sample_budget_update();
 	return 0;
 }
 
@@ -62,6 +63,7 @@ int perf_cpu_time_max_percent_handler(const struct ctl_table *table,
 	if (sysctl_perf_cpu_time_max_percent == 0 ||
 	    sysctl_perf_cpu_time_max_percent == 100)
 		pr_warn("perf: Dynamic interrupt throttling disabled, can hang your system!\n");
+	perf_sample_budget_update();
 	return 0;
 }
 
@@ -216,10 +218,17 @@ static int perf_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* read() and ioctl() ask the LSMs first: reading and changing an event */
 static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 			 loff_t *ppos)
 {
-	return perf_read_format(file->private_data, buf, count);
+	struct perf_event *event = file->private_data;
+	int ret;
+
+	ret = security_perf_event_read(event);
+	if (ret)
+		return ret;
+	return perf_read_format(event, buf, count);
 }
 
 static __poll_t perf_poll(struct file *file, poll_table *wait)
@@ -248,20 +257,11 @@ static struct perf_event *perf_file_event(struct file *file)
 
 static long perf_ioctl_period(struct perf_event *event, u64 __user *arg)
 {
-	struct perf_event_context *ctx;
 	u64 period;
-	int ret;
 
 	if (copy_from_user(&period, arg, sizeof(period)))
 		return -EFAULT;
-	if (!is_sampling_event(event))
-		return -EINVAL;
-	if (!period || (period & (1ULL << 63)))
-		return -EINVAL;
-	ctx = perf_event_ctx_lock(event);
-	ret = perf_event_period(event, period);
-	mutex_unlock(&ctx->mutex);
-	return ret;
+	return perf_event_period(event, period);
 }
 
 /* SET_OUTPUT's argument is a long: -1 clears, anything else is an fd. */
@@ -327,7 +327,11 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct perf_event *event = file->private_data;
 	bool group = arg & PERF_IOC_FLAG_GROUP;
+	int ret;
 
+	ret = security_perf_event_write(event);
+	if (ret)
+		return ret;
 	switch (cmd) {
 	case PERF_EVENT_IOC_ENABLE:
 		perf_event_for_group(event, group, perf_event_enable_locked);
@@ -479,7 +483,7 @@ static int open_event(struct perf_open *o)
 {
 	int ret;
 
-	if (o->pid != -1) {
+	if (o->pid != -1 && !(o->flags & PERF_FLAG_PID_CGROUP)) {
 		o->task = open_target_task(o->pid);
 		if (IS_ERR(o->task)) {
 			ret = PTR_ERR(o->task);
@@ -493,6 +497,11 @@ static int open_event(struct perf_open *o)
 		ret = PTR_ERR(o->event);
 		o->event = NULL;
 		return ret;
+	}
+	if (o->flags & PERF_FLAG_PID_CGROUP) {
+		ret = perf_cgroup_connect(o->event, o->pid);
+		if (ret)
+			return ret;
 	}
 	/* as on stock, a CPU event's access is checked after its PMU's */
 	ret = o->task ? open_check_task(o->event, o->task) : perf_allow_cpu();
@@ -528,11 +537,13 @@ static int open_validate(struct perf_open *o)
 	ret = perf_open_access(&o->attr);
 	if (ret)
 		return ret;
-	/* cgroup events are not built: EINVAL, as stock without CGROUP_PERF */
-	if (o->flags & PERF_FLAG_PID_CGROUP)
+	/* a cgroup event: pid is a cgroup directory's fd, cpu one CPU */
+	if ((o->flags & PERF_FLAG_PID_CGROUP) &&
+	    (!IS_ENABLED(CONFIG_CGROUP_PERF) || o->cpu == -1))
 		return -EINVAL;
 	/* a SIGTRAP goes to the task the event is on: there must be one */
-	if (o->attr.sigtrap && o->pid == -1)
+	if (o->attr.sigtrap &&
+	    (o->pid == -1 || (o->flags & PERF_FLAG_PID_CGROUP)))
 		return -EINVAL;
 	if (o->cpu < -1 || (o->cpu >= 0 && o->cpu >= nr_cpu_ids))
 		return -EINVAL;

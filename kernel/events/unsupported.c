@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the rest of the kernel calls for features this series has not
- * built yet: the sample-rate heuristic and the PMU debug dump (no-ops).
+ * built yet: the PMU debug dump (a no-op).
  */
 #include "internal.h"
-
-void perf_sample_event_took(u64 sample_len_ns)
-{
-}
 
 void perf_event_print_debug(void)
 {

@@ -16,16 +16,26 @@
 #include <asm/timer.h>
 #include <asm/unwind.h>
 
+#include "perf_event.h"
+
 /* Sample-record helpers: user or kernel, from the saved registers. */
 unsigned long perf_instruction_pointer(struct pt_regs *regs)
 {
+	if (perf_guest_state())
+		return perf_guest_get_ip();
 	return regs->ip;
 }
 
+/* a sample taken while KVM or Xen ran a guest is the guest's (guest.c) */
 unsigned long perf_misc_flags(struct pt_regs *regs)
 {
-	unsigned long misc = user_mode(regs) ? PERF_RECORD_MISC_USER :
-					       PERF_RECORD_MISC_KERNEL;
+	unsigned int guest = perf_guest_state();
+	unsigned long misc;
+
+	if (guest)
+		return guest & PERF_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER :
+						 PERF_RECORD_MISC_GUEST_KERNEL;
+	misc = user_mode(regs) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 
 	if (regs->flags & PERF_EFLAGS_EXACT)
 		misc |= PERF_RECORD_MISC_EXACT_IP;
@@ -54,6 +64,9 @@ void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
 	struct unwind_state state;
 	unsigned long ret;
 
+	/* the host's frames say nothing about a guest's sample */
+	if (perf_guest_state())
+		return;
 	unwind_start(&state, current, hw ? regs : NULL,
 		     hw ? NULL : (unsigned long *)regs->sp);
 	if (hw && perf_callchain_store(entry, regs->ip))
@@ -73,6 +86,8 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	const void __user *fp = (const void __user *)regs->bp;
 	struct stack_frame frame;
 
+	if (perf_guest_state())
+		return;
 	if (perf_callchain_store(entry, regs->ip))
 		return;
 	if (!user_64bit_mode(regs))
@@ -149,3 +164,23 @@ void perf_events_lapic_init(void)
  */
 DEFINE_STATIC_KEY_FALSE(rdpmc_never_available_key);
 DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
+
+/* No counter of ours raises the PMU interrupt (Xen PV forwards it here). */
+static int x86_pmu_no_irq(struct pt_regs *regs)
+{
+	return 0;
+}
+
+struct x86_pmu x86_pmu = {
+	.handle_irq = x86_pmu_no_irq,
+};
+
+/*
+ * The counter number user space (and resctrl) gives rdpmc for an active
+ * event: what its hardware driver put in hw.event_base_rdpmc.
+ */
+int x86_perf_rdpmc_index(struct perf_event *event)
+{
+	lockdep_assert_irqs_disabled();
+	return event->hw.event_base_rdpmc;
+}

@@ -11,13 +11,21 @@
 #include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
 
+/* A sample taken while KVM ran a guest is the guest's (guest.c). */
 unsigned long perf_instruction_pointer(struct pt_regs *regs)
 {
+	if (perf_guest_state())
+		return perf_guest_get_ip();
 	return instruction_pointer(regs);
 }
 
 unsigned long perf_misc_flags(struct pt_regs *regs)
 {
+	unsigned int guest = perf_guest_state();
+
+	if (guest)
+		return guest & PERF_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER :
+						 PERF_RECORD_MISC_GUEST_KERNEL;
 	return user_mode(regs) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 }
 
@@ -29,6 +37,9 @@ static bool store_kernel_frame(void *cookie, unsigned long pc)
 void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
 			   struct pt_regs *regs)
 {
+	/* the host's frames say nothing about a guest's sample */
+	if (perf_guest_state())
+		return;
 	arch_stack_walk(store_kernel_frame, entry, current, regs);
 }
 
@@ -44,6 +55,8 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	struct user_frame_record rec;
 	u64 fp = regs->regs[29];
 
+	if (perf_guest_state())
+		return;
 	if (perf_callchain_store(entry, regs->pc))
 		return;
 	if (compat_user_mode(regs))

@@ -18,6 +18,7 @@
 #include <linux/irq_work.h>
 #include <linux/kvm_host.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <asm/irq_regs.h>
 #include <asm/virt.h>
 
@@ -406,6 +407,7 @@ irqreturn_t pmuv3_overflow_irq(int irq, void *dev)
 	unsigned long ovs = pmuv3_hw_read_clear_overflow();
 	struct perf_sample_data data;
 	struct perf_event *event;
+	u64 start = sched_clock();
 	int idx;
 
 	if (!ovs)
@@ -431,6 +433,8 @@ irqreturn_t pmuv3_overflow_irq(int irq, void *dev)
 	if (running)
 		pmuv3_hw_start();
 	irq_work_run();
+	/* the core lowers the sample rate when interrupts take too long */
+	perf_sample_event_took(sched_clock() - start);
 	return IRQ_HANDLED;
 }
 

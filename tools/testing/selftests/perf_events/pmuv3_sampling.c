@@ -228,4 +228,47 @@ TEST_F(pmuv3, period_beyond_31_bits)
 	EXPECT_GT(2 * LOOP + 100, count);
 }
 
+/*
+ * perf_cpu_time_max_percent: when the PMU's overflow interrupts take more
+ * than that share of the time between two samples at
+ * perf_event_max_sample_rate, the rate comes down.  Under TCG every
+ * interrupt is slow enough.
+ */
+TEST(slow_interrupts_lower_the_sample_rate)
+{
+	const char *rate_path = "/proc/sys/kernel/perf_event_max_sample_rate";
+	const char *pct_path = "/proc/sys/kernel/perf_cpu_time_max_percent";
+	struct perf_event_attr attr;
+	struct pmuv3_info pmu;
+	long rate0, pct0, rate;
+	int fd;
+
+	if (pmuv3_find(&pmu))
+		SKIP(return, "no PMUv3 PMU");
+	ASSERT_EQ(0, read_int_file(rate_path, &rate0));
+	ASSERT_EQ(0, read_int_file(pct_path, &pct0));
+	if (write_int_file(pct_path, 25))
+		SKIP(return, "cannot write the perf sysctls");
+	ASSERT_EQ(0, write_int_file(rate_path, 100000));
+
+	hw_attr(&attr, pmu.type, EV_INST_RETIRED);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.sample_period = 10000;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = open_attr(&attr, -1);
+	ASSERT_LE(0, fd);
+	insn_loop(10 * LOOP);
+	close(fd);
+	ASSERT_EQ(0, read_int_file(rate_path, &rate));
+	TH_LOG("perf_event_max_sample_rate %ld after about 1000 interrupts",
+	       rate);
+	EXPECT_GT(100000, rate);
+	EXPECT_LT(0, rate);
+
+	/* the rate first: it cannot be written while the feedback is off */
+	EXPECT_EQ(0, write_int_file(rate_path, rate0));
+	EXPECT_EQ(0, write_int_file(pct_path, pct0));
+}
+
 TEST_HARNESS_MAIN
