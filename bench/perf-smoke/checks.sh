@@ -23,7 +23,7 @@ export PERF_PAGER=cat
 cd /tmp || exit 1
 # a CPU-bound loop of bash, about a second of guest time
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
-echo 1..9
+echo 1..10
 
 # perf stat on a workload whose CPU time is spent in a child process:
 # task-clock is the workload's CPU time, as the workload's rusage says
@@ -85,6 +85,21 @@ rc=$?
 calls=$(grep -c 'read\|write\|mmap\|execve' trace.txt)
 check "trace_summary" "$(is "$rc == 0 && ${calls:-0} >= 1")" \
 	"perf trace rc $rc, $calls syscall lines"
+
+# perf stat --for-each-cgroup on cgroup v2: two busy cgroups, each
+# counted apart by cgroup events (b runs twice a's loop)
+cg=/sys/fs/cgroup
+[ -e $cg/cgroup.procs ] || mount -t cgroup2 cgroup2 $cg
+echo +pids > $cg/cgroup.subtree_control 2>/dev/null
+mkdir -p $cg/smoke-a $cg/smoke-b
+perf stat -a -e cpu-clock --for-each-cgroup smoke-a,smoke-b -o statG.txt -- \
+	bash -c "(echo \$BASHPID > $cg/smoke-a/cgroup.procs; exec bash -c '$loop') &
+		 (echo \$BASHPID > $cg/smoke-b/cgroup.procs; exec bash -c '$loop; $loop') &
+		 wait" > /dev/null 2>&1
+ca=$(awk '/cpu-clock/ && /smoke-a/ { gsub(",", "", $1); print $1 }' statG.txt)
+cb=$(awk '/cpu-clock/ && /smoke-b/ { gsub(",", "", $1); print $1 }' statG.txt)
+check "stat_for_each_cgroup" "$(is "${ca:-0} >= 300 && ${cb:-0} >= 1.3 * ${ca:-0}")" \
+	"cpu-clock smoke-a ${ca:-none} ms, smoke-b ${cb:-none} ms"
 
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ "$fail" = 0 ]

@@ -252,8 +252,12 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 	struct perf_buffer *rb;
 	int ret;
 
+	/* every child of an inherited task event would write here at once */
+	if (event->cpu == -1 && event->attr.inherit)
+		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	/* as on stock, the LSM is asked before the size is looked at */
 	ret = security_perf_event_read(event);
 	if (ret)
 		return ret;
@@ -264,9 +268,6 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (nr_pages > INT_MAX / 2)
 		return -ENOMEM;
-	/* every child of an inherited task event would write here at once */
-	if (event->cpu == -1 && event->attr.inherit)
-		return -EINVAL;
 
 	mutex_lock(&event->mmap_mutex);
 	rb = event->rb;
