@@ -173,27 +173,33 @@ u64 perf_cgroup_sample_id(void)
 	return id;
 }
 
+/* A cgroup's perf state: its clocks, one per CPU, all stopped at 0. */
 static struct cgroup_subsys_state *
 perf_cgroup_css_alloc(struct cgroup_subsys_state *parent)
 {
-	struct perf_cgroup *cgrp = kzalloc(sizeof(*cgrp), GFP_KERNEL);
+	struct perf_cgroup_info __percpu *clocks;
+	struct perf_cgroup *cgrp;
 
-	if (!cgrp)
-		return ERR_PTR(-ENOMEM);
-	cgrp->info = alloc_percpu(struct perf_cgroup_info);
-	if (!cgrp->info) {
-		kfree(cgrp);
-		return ERR_PTR(-ENOMEM);
+	clocks = alloc_percpu(struct perf_cgroup_info);
+	if (clocks) {
+		cgrp = kzalloc(sizeof(*cgrp), GFP_KERNEL);
+		if (cgrp) {
+			cgrp->info = clocks;
+			return &cgrp->css;
+		}
+		free_percpu(clocks);
 	}
-	return &cgrp->css;
+	return ERR_PTR(-ENOMEM);
 }
 
+/* After an RCU grace period: no CPU reads these clocks any more. */
 static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
 {
 	struct perf_cgroup *cgrp = css_perf(css);
+	struct perf_cgroup_info __percpu *clocks = cgrp->info;
 
-	free_percpu(cgrp->info);
 	kfree(cgrp);
+	free_percpu(clocks);
 }
 
 /* A new cgroup: PERF_RECORD_CGROUP to the events that asked (sideband.c). */

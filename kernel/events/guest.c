@@ -9,10 +9,11 @@
  *
  * One hypervisor at a time.  Readers are interrupt handlers that go through
  * the static calls, which return 0 ("no guest") while nobody is
- * registered; registration is rare and serialised by the hypervisor's own
- * init and exit.  Unregistering waits for an RCU grace period, so no
- * interrupt still runs a callback of a module being unloaded.
+ * registered; registration and removal take a mutex.  Removal waits for
+ * an RCU grace period, so that no interrupt still runs a callback of a
+ * module being unloaded.
  */
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/static_call.h>
@@ -23,29 +24,50 @@ DEFINE_STATIC_CALL_RET0(__perf_guest_get_ip, *perf_guest_cbs->get_ip);
 DEFINE_STATIC_CALL_RET0(__perf_guest_handle_intel_pt_intr,
 			*perf_guest_cbs->handle_intel_pt_intr);
 
+static DEFINE_MUTEX(perf_guest_mutex);
+
+/* Point the three static calls at @cbs, or back at "return 0" (NULL). */
+static void guest_calls_point(struct perf_guest_info_callbacks *cbs)
+{
+	void *none = (void *)&__static_call_return0;
+	void *pt = none;
+
+	if (cbs && cbs->handle_intel_pt_intr)
+		pt = cbs->handle_intel_pt_intr;
+	static_call_update(__perf_guest_state, cbs ? (void *)cbs->state : none);
+	static_call_update(__perf_guest_get_ip, cbs ? (void *)cbs->get_ip : none);
+	static_call_update(__perf_guest_handle_intel_pt_intr, pt);
+}
+
+/* Install @cbs (new) or remove @old; false when that is not the state. */
+static bool guest_swap(struct perf_guest_info_callbacks *old,
+		       struct perf_guest_info_callbacks *cbs)
+{
+	bool ok;
+
+	mutex_lock(&perf_guest_mutex);
+	ok = rcu_dereference_protected(perf_guest_cbs,
+				       lockdep_is_held(&perf_guest_mutex)) == old;
+	if (ok) {
+		rcu_assign_pointer(perf_guest_cbs, cbs);
+		guest_calls_point(cbs);
+	}
+	mutex_unlock(&perf_guest_mutex);
+	return ok;
+}
+
 void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 {
-	if (WARN_ON_ONCE(rcu_access_pointer(perf_guest_cbs)))
-		return;
-	rcu_assign_pointer(perf_guest_cbs, cbs);
-	static_call_update(__perf_guest_state, cbs->state);
-	static_call_update(__perf_guest_get_ip, cbs->get_ip);
-	/* optional: only KVM on Intel forwards PT interrupts */
-	if (cbs->handle_intel_pt_intr)
-		static_call_update(__perf_guest_handle_intel_pt_intr,
-				   cbs->handle_intel_pt_intr);
+	/* a second hypervisor: its samples would be told as the first's */
+	WARN_ON_ONCE(!guest_swap(NULL, cbs));
 }
 EXPORT_SYMBOL_GPL(perf_register_guest_info_callbacks);
 
 void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 {
-	if (WARN_ON_ONCE(rcu_access_pointer(perf_guest_cbs) != cbs))
+	if (WARN_ON_ONCE(!guest_swap(cbs, NULL)))
 		return;
-	rcu_assign_pointer(perf_guest_cbs, NULL);
-	static_call_update(__perf_guest_state, (void *)&__static_call_return0);
-	static_call_update(__perf_guest_get_ip, (void *)&__static_call_return0);
-	static_call_update(__perf_guest_handle_intel_pt_intr,
-			   (void *)&__static_call_return0);
+	/* no interrupt handler may still be inside one of @cbs */
 	synchronize_rcu();
 }
 EXPORT_SYMBOL_GPL(perf_unregister_guest_info_callbacks);

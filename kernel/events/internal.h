@@ -365,6 +365,7 @@ static inline int perf_cgroup_connect(struct perf_event *event, int fd)
 {
 	return -EINVAL;
 }
+
 static inline void perf_cgroup_disconnect(struct perf_event *event) { }
 static inline u64 perf_cgroup_sample_id(void) { return 0; }
 static inline void perf_cgroup_sched(struct task_struct *task) { }

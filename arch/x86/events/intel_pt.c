@@ -14,47 +14,60 @@
 #include <asm/cpufeature.h>
 #include <asm/intel_pt.h>
 
-/* where a capability lives: CPUID.(0x14, subleaf) register, and its bits */
-struct pt_cap_field {
-	u8 subleaf;
-	u8 reg;			/* CPUID_EAX .. CPUID_EDX */
-	u32 mask;
-};
+/*
+ * Where a capability lives in CPUID.(0x14, subleaf): the index of its
+ * register in the caps[] copy (subleaf * 4 + CPUID_EAX..EDX) and its bits.
+ * Subleaf 0 EBX holds single-bit features in enum order, with bit 6 (PSB
+ * and PMI preservation) not named; ECX the output schemes, and bit 31 the
+ * IP payload format; subleaf 1 the counts and the period bitmaps.
+ */
+static bool pt_cap_where(enum pt_capabilities cap, unsigned int *idx,
+			 u32 *mask)
+{
+	unsigned int sub1 = PT_CPUID_REGS_NUM;
 
-#define PT_CAP(cap, sub, r, m) \
-	[PT_CAP_ ## cap] = { .subleaf = (sub), .reg = (r), .mask = (m) }
-
-static const struct pt_cap_field pt_cap_fields[] = {
-	PT_CAP(max_subleaf,		0, CPUID_EAX, 0xffffffff),
-	PT_CAP(cr3_filtering,		0, CPUID_EBX, BIT(0)),
-	PT_CAP(psb_cyc,			0, CPUID_EBX, BIT(1)),
-	PT_CAP(ip_filtering,		0, CPUID_EBX, BIT(2)),
-	PT_CAP(mtc,			0, CPUID_EBX, BIT(3)),
-	PT_CAP(ptwrite,			0, CPUID_EBX, BIT(4)),
-	PT_CAP(power_event_trace,	0, CPUID_EBX, BIT(5)),
-	PT_CAP(event_trace,		0, CPUID_EBX, BIT(7)),
-	PT_CAP(tnt_disable,		0, CPUID_EBX, BIT(8)),
-	PT_CAP(topa_output,		0, CPUID_ECX, BIT(0)),
-	PT_CAP(topa_multiple_entries,	0, CPUID_ECX, BIT(1)),
-	PT_CAP(single_range_output,	0, CPUID_ECX, BIT(2)),
-	PT_CAP(output_subsys,		0, CPUID_ECX, BIT(3)),
-	PT_CAP(payloads_lip,		0, CPUID_ECX, BIT(31)),
-	PT_CAP(num_address_ranges,	1, CPUID_EAX, GENMASK(2, 0)),
-	PT_CAP(mtc_periods,		1, CPUID_EAX, GENMASK(31, 16)),
-	PT_CAP(cycle_thresholds,	1, CPUID_EBX, GENMASK(15, 0)),
-	PT_CAP(psb_periods,		1, CPUID_EBX, GENMASK(31, 16)),
-};
+	if (cap == PT_CAP_max_subleaf) {
+		*idx = CPUID_EAX;
+		*mask = ~0U;
+	} else if (cap <= PT_CAP_power_event_trace) {
+		*idx = CPUID_EBX;
+		*mask = BIT(cap - PT_CAP_cr3_filtering);
+	} else if (cap <= PT_CAP_tnt_disable) {
+		*idx = CPUID_EBX;
+		*mask = BIT(cap - PT_CAP_event_trace + 7);
+	} else if (cap <= PT_CAP_output_subsys) {
+		*idx = CPUID_ECX;
+		*mask = BIT(cap - PT_CAP_topa_output);
+	} else if (cap == PT_CAP_payloads_lip) {
+		*idx = CPUID_ECX;
+		*mask = BIT(31);
+	} else if (cap == PT_CAP_num_address_ranges) {
+		*idx = sub1 + CPUID_EAX;
+		*mask = GENMASK(2, 0);
+	} else if (cap == PT_CAP_mtc_periods) {
+		*idx = sub1 + CPUID_EAX;
+		*mask = GENMASK(31, 16);
+	} else if (cap == PT_CAP_cycle_thresholds) {
+		*idx = sub1 + CPUID_EBX;
+		*mask = GENMASK(15, 0);
+	} else if (cap == PT_CAP_psb_periods) {
+		*idx = sub1 + CPUID_EBX;
+		*mask = GENMASK(31, 16);
+	} else {
+		return false;
+	}
+	return true;
+}
 
 /* @caps: the registers of CPUID.(0x14, 0) then of CPUID.(0x14, 1) */
 u32 intel_pt_validate_cap(u32 *caps, enum pt_capabilities cap)
 {
-	const struct pt_cap_field *f;
+	unsigned int idx;
+	u32 mask;
 
-	if (cap >= ARRAY_SIZE(pt_cap_fields))
+	if (!pt_cap_where(cap, &idx, &mask))
 		return 0;
-	f = &pt_cap_fields[cap];
-	return (caps[f->subleaf * PT_CPUID_REGS_NUM + f->reg] & f->mask) >>
-	       __ffs(f->mask);
+	return (caps[idx] & mask) >> __ffs(mask);
 }
 EXPORT_SYMBOL_GPL(intel_pt_validate_cap);
 

@@ -47,6 +47,6 @@ union x86_raw_config {
 	u64 value;
 };
 
-#define X86_CONFIG(args...) ((union x86_raw_config){ .bits = {args} }).value
+#define X86_CONFIG(args...) (((union x86_raw_config){ .bits = {args} }).value)
 
 #endif /* _ARCH_X86_EVENTS_PERF_EVENT_H */

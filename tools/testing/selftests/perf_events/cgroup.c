@@ -147,7 +147,10 @@ FIXTURE(cg) {
 
 FIXTURE_SETUP(cg)
 {
-	self->a = self->b = self->parent = self->child = -1;
+	self->a = -1;
+	self->b = -1;
+	self->parent = -1;
+	self->child = -1;
 	if (getuid() != 0)
 		SKIP(return, "needs root");
 	if (cgroup_root())

@@ -73,9 +73,11 @@ static int load_policy(const char *name)
 	return write_file(SELINUXFS "/load", pol, n);
 }
 
+static const char *const enforce_file = SELINUXFS "/enforce";
+
 static int enforce(int on)
 {
-	return write_file(SELINUXFS "/enforce", on ? "1" : "0", 1);
+	return write_file(enforce_file, on ? "1" : "0", 1);
 }
 
 /* A running task-clock on the caller: what every case reads or changes. */
