@@ -34,16 +34,17 @@ static struct perf_cgroup *css_perf(struct cgroup_subsys_state *css)
 }
 
 /*
- * Bring the clocks of @cgrp and of its ancestors on this CPU to @now, and
+ * Bring the clocks of @cgrp and of its ancestors on @cpu to @now, and
  * leave them running or stopped.
  */
-static void clocks_set(struct perf_cgroup *cgrp, u64 now, bool run)
+static void clocks_set(struct perf_cgroup *cgrp, int cpu, u64 now, bool run)
 {
 	struct cgroup_subsys_state *css;
 
 	for (css = &cgrp->css; css; css = css->parent) {
-		struct perf_cgroup_info *info = this_cpu_ptr(css_perf(css)->info);
+		struct perf_cgroup_info *info;
 
+		info = per_cpu_ptr(css_perf(css)->info, cpu);
 		if (info->active)
 			info->time += now - info->timestamp;
 		info->timestamp = now;
@@ -55,19 +56,20 @@ static void clocks_set(struct perf_cgroup *cgrp, u64 now, bool run)
 void perf_cgroup_update_clocks(struct perf_cpu_context *cpuctx, u64 now)
 {
 	if (cpuctx->cgrp && cpuctx == this_cpu_ptr(&perf_cpu_ctx))
-		clocks_set(cpuctx->cgrp, now, true);
+		clocks_set(cpuctx->cgrp, smp_processor_id(), now, true);
 }
 
 /* This CPU now runs a task of @cgrp (NULL: cgroups are not followed). */
 void perf_cgroup_set(struct perf_cpu_context *cpuctx, struct perf_cgroup *cgrp)
 {
 	u64 now = cpuctx->ctx.is_active ? cpuctx->ctx.timestamp : perf_clock();
+	int cpu = smp_processor_id();
 
 	if (cpuctx->cgrp)
-		clocks_set(cpuctx->cgrp, now, false);
+		clocks_set(cpuctx->cgrp, cpu, now, false);
 	cpuctx->cgrp = cgrp;
 	if (cgrp)
-		clocks_set(cgrp, now, true);
+		clocks_set(cgrp, cpu, now, true);
 }
 
 /* May @event count on this CPU now: is the running task of its cgroup? */
@@ -117,8 +119,13 @@ void perf_cgroup_account(struct perf_event *event,
 		return;
 	if (!add && --ctx->nr_cgroups)
 		return;
-	/* a context not live here picks the cgroup up at the next switch */
+	/*
+	 * A context not live here (its CPU is offline): the last event stops
+	 * the clocks; the first leaves the cgroup to the next switch there.
+	 */
 	if (!ctx->is_active || cpuctx != this_cpu_ptr(&perf_cpu_ctx)) {
+		if (cpuctx->cgrp)
+			clocks_set(cpuctx->cgrp, event->cpu, perf_clock(), false);
 		cpuctx->cgrp = NULL;
 		return;
 	}

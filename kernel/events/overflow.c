@@ -42,14 +42,16 @@ static u64 max_samples_per_tick(void)
  * The interrupt-time feedback of perf_cpu_time_max_percent.  PMU drivers
  * report how long each of their overflow interrupts took.  The budget of
  * one sample is that percent of the interval between two samples at
- * perf_event_max_sample_rate; once a CPU's running average (over about 8
- * interrupts) exceeds it, the maximum rate comes down to what the average
- * allows, with a quarter of headroom, and the throttling above follows.
+ * perf_event_max_sample_rate; once a CPU's running average (over about 128
+ * interrupts) exceeds it, the maximum rate comes down to four fifths of
+ * what the average allows, in whole samples per tick, and the throttling
+ * above follows.
  * 0 and 100 percent turn the feedback off.  The message is printed from
  * irq_work: the interrupt may be an NMI.
  */
 static u64 perf_sample_budget_ns __read_mostly;
-static DEFINE_PER_CPU(u64, perf_sample_avg_ns);
+#define PERF_SAMPLE_AVG_NR	128
+static DEFINE_PER_CPU(u64, perf_sample_sum_ns);
 static u64 perf_lowered_avg, perf_lowered_budget;
 static int perf_lowered_rate;
 
@@ -77,19 +79,26 @@ void perf_sample_event_took(u64 sample_len_ns)
 {
 	u64 budget = READ_ONCE(perf_sample_budget_ns);
 	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
-	u64 avg, rate;
+	u64 sum, avg, rate;
 
 	if (!budget)
 		return;
-	avg = __this_cpu_read(perf_sample_avg_ns);
-	avg = avg - (avg >> 3) + (sample_len_ns >> 3);
-	__this_cpu_write(perf_sample_avg_ns, avg);
+	/* a running sum of the last PERF_SAMPLE_AVG_NR lengths, roughly */
+	sum = __this_cpu_read(perf_sample_sum_ns);
+	sum = sum - sum / PERF_SAMPLE_AVG_NR + sample_len_ns;
+	__this_cpu_write(perf_sample_sum_ns, sum);
+	avg = sum / PERF_SAMPLE_AVG_NR;
 	if (avg <= budget)
 		return;
 
-	/* samples of avg ns take percent of the CPU at this rate */
-	rate = div64_u64((u64)NSEC_PER_SEC * percent, 100 * (avg + avg / 4));
-	rate = clamp_val(rate, 1, INT_MAX);
+	/*
+	 * Samples of avg ns take percent of the CPU at NSEC_PER_SEC * percent
+	 * / 100 / avg per second: four fifths of that, in whole samples per
+	 * tick (at least one).
+	 */
+	rate = div64_u64((u64)NSEC_PER_SEC * percent * 4, 100 * 5 * avg);
+	rate = max_t(u64, rate / HZ, 1) * HZ;
+	rate = min_t(u64, rate, INT_MAX);
 	if (rate >= READ_ONCE(sysctl_perf_event_sample_rate))
 		return;
 	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
