@@ -50,8 +50,13 @@ for f in "$ks"/perf_events/*.c; do
 	name=$(basename "$f" .c)
 	$cc $cflags -o "$root/tests/$name" "$f" 2> "$out/$name.cc.log" ||
 		{ cat "$out/$name.cc.log" >&2; die "cannot build $name"; }
-	# security loads SELinux policies and raises lockdown: last of all
-	[ "$name" = security ] || list="$list $name"
+	# programs that change the machine for good run last: cgroup binds
+	# perf_event to a v1 hierarchy for a while, security loads SELinux
+	# policies and raises lockdown
+	case $name in
+	cgroup|security) ;;
+	*) list="$list $name" ;;
+	esac
 done
 "$ks/perf_events/selinux/policies.sh" "$root/tests/selinux" ||
 	die "cannot build the SELinux test policies (is secilc installed?)"
@@ -77,7 +82,7 @@ if [ "$arch" = x86_64 ]; then
 	cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"
 	list="$list perf_smoke"
 fi
-list="$list security"
+list="$list cgroup security"
 echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
 
 find "$root" -exec touch -h -d @0 {} +

@@ -599,13 +599,14 @@ FIXTURE_VARIANT_ADD(bad_open, flag_pid_cgroup_any_cpu) {
 };
 
 /*
- * The test kernels have no CONFIG_CGROUP_PERF: a cgroup event on a CPU is
- * EINVAL there (the fd, 0, is not a cgroup directory either).
+ * A cgroup event on a CPU whose "pid", fd 0, is not a directory of a
+ * cgroup filesystem: EBADF (EINVAL on a kernel without
+ * CONFIG_CGROUP_PERF; the test kernels have it).
  */
 FIXTURE_VARIANT_ADD(bad_open, flag_pid_cgroup_on_cpu) {
 	.flags = PERF_FLAG_PID_CGROUP,
 	.target = FOREIGN_CPU,
-	.err = EINVAL,
+	.err = EBADF,
 };
 
 /* One past the highest CPU in /sys/devices/system/cpu/possible. */
