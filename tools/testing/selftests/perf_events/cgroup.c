@@ -63,18 +63,10 @@ static int cgroup_make(const char *name)
 
 static int cgroup_enter(const char *name, pid_t pid)
 {
-	char path[256], buf[32];
-	int fd, n, ret = 0;
+	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s/cgroup.procs", root, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%d", pid);
-	if (write(fd, buf, n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return write_int_file(path, pid);
 }
 
 /*
