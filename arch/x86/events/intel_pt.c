@@ -7,11 +7,11 @@
  * the capabilities out of a copy of CPUID leaf 0x14 (KVM keeps one per
  * vCPU), per the Intel SDM, "Intel Processor Trace Enumeration".
  */
-#include <linux/bits.h>
 #include <linux/bitops.h>
+#include <linux/bits.h>
+#include <linux/cpufeature.h>
 #include <linux/export.h>
 #include <linux/perf_event.h>
-#include <asm/cpufeature.h>
 #include <asm/intel_pt.h>
 
 /*

@@ -6,7 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/intel_pt.h>
 
 /* what the registers below hold, capability by capability */
