@@ -10,7 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
-limit=${GUEST_TIMEOUT:-1500}
+# a hard limit of host time; the arm64 check (icount) takes about 26 minutes
+limit=${GUEST_TIMEOUT:-2100}
 append="panic=-1 oops=panic bench.mode=$mode"
 [ -n "${TESTS:-}" ] && append="$append bench.tests=${TESTS// /,}"
 common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm

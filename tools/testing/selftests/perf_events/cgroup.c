@@ -26,7 +26,7 @@
 
 #define ROOT	"/sys/fs/cgroup"
 #define V1ROOT	"/tmp/perf_event-v1"
-#define BUSY_MS	200
+#define BUSY_MS	100
 
 static const char *root = ROOT;
 
