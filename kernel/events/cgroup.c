@@ -18,7 +18,8 @@
  *
  * Locking: cpuctx->cgrp, the CPU's clocks and ctx.nr_cgroups change on
  * their CPU with the CPU context's lock held and IRQs off; the clocks are
- * read without locks for the user page.  An event holds a reference on
+ * read without locks for the user page, one word at a time (time when
+ * stopped, timeoffset when running), each written with WRITE_ONCE.  An event holds a reference on
  * its cgroup from open to free; a cgroup's clocks are freed after an RCU
  * grace period (css_free), never while a task of it runs.
  */
@@ -46,8 +47,10 @@ static void clocks_set(struct perf_cgroup *cgrp, int cpu, u64 now, bool run)
 
 		info = per_cpu_ptr(css_perf(css)->info, cpu);
 		if (info->active)
-			info->time += now - info->timestamp;
+			WRITE_ONCE(info->time, info->time + now - info->timestamp);
 		info->timestamp = now;
+		/* for perf_cgroup_time_now(): time = now + timeoffset */
+		WRITE_ONCE(info->timeoffset, info->time - now);
 		WRITE_ONCE(info->active, run);
 	}
 }
@@ -90,16 +93,19 @@ u64 perf_cgroup_time(struct perf_event *event)
 	return per_cpu_ptr(event->cgrp->info, event->cpu)->time;
 }
 
-/* The same, extrapolated to now without locks (the user page, reads). */
+/*
+ * The same, extrapolated to now without locks (the user page, reads): a
+ * running clock is read through its one-word offset from perf_clock(), so
+ * that a concurrent update cannot pair a new time with an old timestamp.
+ */
 u64 perf_cgroup_time_now(struct perf_event *event)
 {
 	struct perf_cgroup_info *info = per_cpu_ptr(event->cgrp->info,
 						    event->cpu);
-	u64 time = READ_ONCE(info->time);
 
 	if (READ_ONCE(info->active))
-		time += perf_clock() - READ_ONCE(info->timestamp);
-	return time;
+		return perf_clock() + READ_ONCE(info->timeoffset);
+	return READ_ONCE(info->time);
 }
 
 /*

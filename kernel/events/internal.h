@@ -51,9 +51,11 @@
 #define _KERNEL_EVENTS_INTERNAL_H
 
 #include <linux/perf_event.h>
+#include <linux/irq_work.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/workqueue.h>
 
 /* every flag perf_event_open(2) knows */
 #define PERF_FLAG_ALL		(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
@@ -78,6 +80,7 @@
 #define PERF_GROUPS_PINNED	0x1
 #define PERF_GROUPS_FLEXIBLE	0x2
 #define PERF_GROUPS_ALL		(PERF_GROUPS_PINNED | PERF_GROUPS_FLEXIBLE)
+#define PERF_GROUPS_CGROUP	0x4	/* only groups with a cgroup */
 
 /* ctx->is_active bits */
 #define PERF_CTX_LIVE		0x1
@@ -243,6 +246,14 @@ long perf_ioctl_set_bpf(struct perf_event *event, u32 fd);
  * rb->event_lock (spinlock) guards rb->event_list, the events writing into
  * the buffer, which its wakeups reach.
  */
+/* pages charged to a user's perf_event_mlock_kb share and to an mm */
+struct perf_mlock {
+	struct user_struct	*user;
+	struct mm_struct	*mm;
+	unsigned long		locked;		/* pages charged to the user */
+	unsigned long		pinned;		/* pages charged to the mm */
+};
+
 struct perf_buffer {
 	refcount_t		refcount;
 	struct rcu_head		rcu_head;
@@ -260,12 +271,31 @@ struct perf_buffer {
 	atomic_t		mmap_count;	/* mappings of the buffer */
 	spinlock_t		event_lock;
 	struct list_head	event_list;	/* events writing here */
-	struct user_struct	*mmap_user;	/* who the pages are charged to */
-	unsigned long		mmap_locked;	/* pages charged to the user */
-	unsigned long		pinned_vm;	/* pages charged to the mm */
-	struct mm_struct	*mmap_mm;
+	struct perf_mlock	charge;		/* of the user and data pages */
 	struct perf_event_mmap_page *user_page;
 	void			*data;		/* nr_pages of data after it */
+
+	/*
+	 * The AUX area (aux.c): pages of its own, mapped at the user page's
+	 * aux_offset and filled by the PMU between perf_aux_output_begin()
+	 * and perf_aux_output_end().  aux_refcount counts the mappings (as
+	 * one) and the open output handles; the area is freed when it drops
+	 * to zero, and holds a reference on the buffer until then.
+	 */
+	int			aux_nr_pages;	/* 0: none */
+	bool			aux_overwrite;	/* read-only map: a ring */
+	void			**aux_pages;	/* kernel addresses */
+	void			*aux_priv;	/* what setup_aux() returned */
+	struct pmu		*aux_pmu;
+	refcount_t		aux_refcount;
+	atomic_t		aux_mmap_count;	/* mappings of the area */
+	atomic_t		aux_busy;	/* an output handle is open */
+	unsigned long		aux_head;	/* bytes published, ever */
+	unsigned long		aux_wakeup;	/* aux_head at the last wakeup */
+	unsigned long		aux_watermark;	/* bytes between wakeups */
+	struct perf_mlock	aux_charge;
+	struct irq_work		aux_free_irq;
+	struct work_struct	aux_free_work;
 };
 
 /* ring_buffer.c */
@@ -281,11 +311,23 @@ unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
 				 unsigned int len);
 
 /* mmap.c */
+int perf_mlock_charge(struct perf_mlock *charge, struct mm_struct *mm,
+		      unsigned long pages);
+void perf_mlock_uncharge(struct perf_mlock *charge);
+vm_fault_t perf_vm_sigbus(struct vm_fault *vmf);
+int perf_vm_no_split(struct vm_area_struct *vma, unsigned long addr);
 void perf_userpage_times(struct perf_event *event);
 int perf_event_set_output(struct perf_event *event, struct perf_event *output);
 __poll_t perf_event_poll(struct perf_event *event, struct file *file,
 			 poll_table *wait);
 int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma);
+
+/* aux.c */
+void perf_aux_init(struct perf_buffer *rb);
+int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
+		   int nr_pages, bool overwrite);
+void perf_aux_put(struct perf_buffer *rb);
+int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma);
 
 /* overflow.c */
 void perf_event_wakeup(struct perf_event *event);
@@ -400,6 +442,8 @@ void perf_event_output_id(struct perf_output_handle *handle,
 			  struct perf_event *event);
 void perf_log_throttle(struct perf_event *event, bool unthrottle);
 void perf_log_lost_samples(struct perf_event *event, u64 lost);
+void perf_log_aux(struct perf_event *event, u64 offset, u64 size, u64 flags);
+void perf_log_itrace_start(struct perf_event *event);
 void perf_output_lost(struct perf_output_handle *handle,
 		      struct perf_event *event, u64 lost);
 

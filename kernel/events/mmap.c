@@ -82,8 +82,8 @@ static void userpage_init(struct perf_buffer *rb)
  * rest to the mm's pinned pages, which RLIMIT_MEMLOCK bounds unless the
  * caller may lock memory anyway.
  */
-static int mlock_charge(struct perf_buffer *rb, struct mm_struct *mm,
-			unsigned long pages)
+int perf_mlock_charge(struct perf_mlock *charge, struct mm_struct *mm,
+		      unsigned long pages)
 {
 	struct user_struct *user = current_user();
 	unsigned long limit, locked, extra = 0;
@@ -105,20 +105,20 @@ static int mlock_charge(struct perf_buffer *rb, struct mm_struct *mm,
 	}
 	atomic_long_add(pages - extra, &user->perf_mlock);
 	atomic64_add(extra, &mm->pinned_vm);
-	rb->mmap_user = get_uid(user);
-	rb->mmap_locked = pages - extra;
-	rb->pinned_vm = extra;
-	rb->mmap_mm = mm;
+	charge->user = get_uid(user);
+	charge->locked = pages - extra;
+	charge->pinned = extra;
+	charge->mm = mm;
 	mmgrab(mm);
 	return 0;
 }
 
-static void mlock_uncharge(struct perf_buffer *rb)
+void perf_mlock_uncharge(struct perf_mlock *charge)
 {
-	atomic_long_sub(rb->mmap_locked, &rb->mmap_user->perf_mlock);
-	atomic64_sub(rb->pinned_vm, &rb->mmap_mm->pinned_vm);
-	free_uid(rb->mmap_user);
-	mmdrop(rb->mmap_mm);
+	atomic_long_sub(charge->locked, &charge->user->perf_mlock);
+	atomic64_sub(charge->pinned, &charge->mm->pinned_vm);
+	free_uid(charge->user);
+	mmdrop(charge->mm);
 }
 
 static struct perf_event *vma_event(struct vm_area_struct *vma)
@@ -173,18 +173,19 @@ static void perf_vm_close(struct vm_area_struct *vma)
 		mutex_unlock(&writer->mmap_mutex);
 		perf_event_put(writer);
 	}
-	mlock_uncharge(rb);
+	perf_mlock_uncharge(&rb->charge);
 	perf_rb_put(rb);	/* the mapping's */
 	perf_rb_put(rb);	/* ours */
 }
 
-static vm_fault_t perf_vm_fault(struct vm_fault *vmf)
+/* Every page is mapped up front: a fault is outside the buffer. */
+vm_fault_t perf_vm_sigbus(struct vm_fault *vmf)
 {
 	return VM_FAULT_SIGBUS;
 }
 
-/* The buffer is mapped whole or not at all: no partial unmap or remap. */
-static int perf_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
+/* A buffer is mapped whole or not at all: no partial unmap or remap. */
+int perf_vm_no_split(struct vm_area_struct *vma, unsigned long addr)
 {
 	return -EINVAL;
 }
@@ -192,8 +193,8 @@ static int perf_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
 static const struct vm_operations_struct perf_vm_ops = {
 	.open		= perf_vm_open,
 	.close		= perf_vm_close,
-	.fault		= perf_vm_fault,
-	.may_split	= perf_vm_may_split,
+	.fault		= perf_vm_sigbus,
+	.may_split	= perf_vm_no_split,
 };
 
 /* A new buffer for @event, charged and attached; mmap_mutex held. */
@@ -207,7 +208,7 @@ static int mmap_new_buffer(struct perf_event *event,
 	rb = perf_rb_alloc(nr_pages, watermark, !(vma->vm_flags & VM_WRITE));
 	if (!rb)
 		return -ENOMEM;
-	ret = mlock_charge(rb, vma->vm_mm, nr_pages + 1);
+	ret = perf_mlock_charge(&rb->charge, vma->vm_mm, nr_pages + 1);
 	if (ret) {
 		perf_rb_put(rb);
 		return ret;
@@ -217,32 +218,6 @@ static int mmap_new_buffer(struct perf_event *event,
 	/* the mapping keeps the initial reference */
 	perf_rb_attach(event, rb);
 	return 0;
-}
-
-/*
- * A mapping past the data pages is of the AUX area, which the user page
- * places (aux_offset, aux_size) once the data pages are mapped.  No PMU of
- * the series has one yet: a well-formed request gets EOPNOTSUPP.
- */
-static int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
-{
-	struct perf_event_mmap_page *up;
-	unsigned long nr_pages = vma_pages(vma);
-	int ret = -EINVAL;
-
-	mutex_lock(&event->mmap_mutex);
-	if (!event->rb)
-		goto unlock;
-	up = event->rb->user_page;
-	if (READ_ONCE(up->aux_offset) < up->data_offset + up->data_size ||
-	    READ_ONCE(up->aux_offset) != (u64)vma->vm_pgoff << PAGE_SHIFT ||
-	    READ_ONCE(up->aux_size) != (u64)nr_pages << PAGE_SHIFT ||
-	    !is_power_of_2(nr_pages))
-		goto unlock;
-	ret = -EOPNOTSUPP;
-unlock:
-	mutex_unlock(&event->mmap_mutex);
-	return ret;
 }
 
 int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)

@@ -3,7 +3,8 @@
  * Record layouts: PERF_RECORD_SAMPLE with its PERF_SAMPLE_* fields in ABI
  * order, the sample_id trailer of the other records (attr.sample_id_all),
  * and the records the core emits about an event itself (LOST, THROTTLE,
- * UNTHROTTLE, LOST_SAMPLES).
+ * UNTHROTTLE, LOST_SAMPLES, and for AUX area events AUX, ITRACE_START and
+ * AUX_OUTPUT_HW_ID).
  *
  * Locking: none.  Everything here runs with preemption off on the CPU
  * where the event is active (or for its own records, in the context that
@@ -531,11 +532,27 @@ void perf_output_lost(struct perf_output_handle *handle,
 	perf_event_output_id(handle, &data, event);
 }
 
-/* PERF_RECORD_THROTTLE or UNTHROTTLE for @event. */
-void perf_log_throttle(struct perf_event *event, bool unthrottle)
+/*
+ * Write @rec, a record of @rec->size bytes that the core emits about
+ * @event, followed by the event's sample_id trailer.
+ */
+static void log_record(struct perf_event *event, struct perf_event_header *rec)
 {
 	struct perf_output_handle handle;
 	struct perf_sample_data data;
+	u16 size = rec->size;
+
+	perf_event_header_init_id(rec, &data, event);
+	if (perf_output_begin(&handle, &data, event, rec->size))
+		return;
+	perf_output_copy(&handle, rec, size);
+	perf_event_output_id(&handle, &data, event);
+	perf_output_end(&handle);
+}
+
+/* PERF_RECORD_THROTTLE or UNTHROTTLE for @event. */
+void perf_log_throttle(struct perf_event *event, bool unthrottle)
+{
 	struct {
 		struct perf_event_header header;
 		u64 time;
@@ -552,19 +569,12 @@ void perf_log_throttle(struct perf_event *event, bool unthrottle)
 		.stream_id = event->id,
 	};
 
-	perf_event_header_init_id(&rec.header, &data, event);
-	if (perf_output_begin(&handle, &data, event, rec.header.size))
-		return;
-	perf_output_put(&handle, rec);
-	perf_event_output_id(&handle, &data, event);
-	perf_output_end(&handle);
+	log_record(event, &rec.header);
 }
 
 /* PERF_RECORD_LOST_SAMPLES: the PMU dropped @lost samples of @event. */
 void perf_log_lost_samples(struct perf_event *event, u64 lost)
 {
-	struct perf_output_handle handle;
-	struct perf_sample_data data;
 	struct {
 		struct perf_event_header header;
 		u64 lost;
@@ -576,10 +586,66 @@ void perf_log_lost_samples(struct perf_event *event, u64 lost)
 		.lost = lost,
 	};
 
-	perf_event_header_init_id(&rec.header, &data, event);
-	if (perf_output_begin(&handle, &data, event, rec.header.size))
-		return;
-	perf_output_put(&handle, rec);
-	perf_event_output_id(&handle, &data, event);
-	perf_output_end(&handle);
+	log_record(event, &rec.header);
 }
+
+/* PERF_RECORD_AUX: @size bytes at @offset of the AUX area are new. */
+void perf_log_aux(struct perf_event *event, u64 offset, u64 size, u64 flags)
+{
+	struct {
+		struct perf_event_header header;
+		u64 offset;
+		u64 size;
+		u64 flags;
+	} rec = {
+		.header = {
+			.type = PERF_RECORD_AUX,
+			.size = sizeof(rec),
+		},
+		.offset = offset,
+		.size = size,
+		.flags = flags,
+	};
+
+	log_record(event, &rec.header);
+}
+
+/* PERF_RECORD_ITRACE_START: the task that @event starts tracing. */
+void perf_log_itrace_start(struct perf_event *event)
+{
+	struct {
+		struct perf_event_header header;
+		u32 pid;
+		u32 tid;
+	} rec = {
+		.header = {
+			.type = PERF_RECORD_ITRACE_START,
+			.size = sizeof(rec),
+		},
+		.pid = event_pid(event, current),
+		.tid = event_tid(event, current),
+	};
+
+	log_record(event, &rec.header);
+}
+
+/*
+ * PERF_RECORD_AUX_OUTPUT_HW_ID: the identifier the hardware gives the AUX
+ * data of @event, for a decoder to tell the sources of one area apart.
+ */
+void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
+{
+	struct {
+		struct perf_event_header header;
+		u64 hw_id;
+	} rec = {
+		.header = {
+			.type = PERF_RECORD_AUX_OUTPUT_HW_ID,
+			.size = sizeof(rec),
+		},
+		.hw_id = hw_id,
+	};
+
+	log_record(event, &rec.header);
+}
+EXPORT_SYMBOL_GPL(perf_report_aux_output_id);

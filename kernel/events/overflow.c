@@ -52,8 +52,14 @@ static u64 max_samples_per_tick(void)
 static u64 perf_sample_budget_ns __read_mostly;
 #define PERF_SAMPLE_AVG_NR	128
 static DEFINE_PER_CPU(u64, perf_sample_sum_ns);
-static u64 perf_lowered_avg, perf_lowered_budget;
-static int perf_lowered_rate;
+
+/* what the last lowering on a CPU saw, for the message of its irq_work */
+struct rate_report {
+	struct irq_work work;
+	u64 avg;
+	u64 budget;
+	int rate;
+};
 
 void perf_sample_budget_update(void)
 {
@@ -68,17 +74,22 @@ void perf_sample_budget_update(void)
 
 static void rate_lowered_report(struct irq_work *work)
 {
+	struct rate_report *r = container_of(work, struct rate_report, work);
+
 	pr_info("perf: interrupt took too long (%llu > %llu), lowering kernel.perf_event_max_sample_rate to %d\n",
-		READ_ONCE(perf_lowered_avg), READ_ONCE(perf_lowered_budget),
-		READ_ONCE(perf_lowered_rate));
+		r->avg, r->budget, r->rate);
 }
 
-static struct irq_work perf_rate_work = IRQ_WORK_INIT(rate_lowered_report);
+/* the irq_work runs on the CPU that queued it, which wrote its copy */
+static DEFINE_PER_CPU(struct rate_report, perf_rate_report) = {
+	.work = IRQ_WORK_INIT(rate_lowered_report),
+};
 
 void perf_sample_event_took(u64 sample_len_ns)
 {
 	u64 budget = READ_ONCE(perf_sample_budget_ns);
 	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	struct rate_report *report;
 	u64 sum, avg, rate;
 
 	if (!budget)
@@ -103,10 +114,11 @@ void perf_sample_event_took(u64 sample_len_ns)
 		return;
 	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
 	perf_sample_budget_update();
-	WRITE_ONCE(perf_lowered_avg, avg);
-	WRITE_ONCE(perf_lowered_budget, budget);
-	WRITE_ONCE(perf_lowered_rate, rate);
-	irq_work_queue(&perf_rate_work);
+	report = this_cpu_ptr(&perf_rate_report);
+	report->avg = avg;
+	report->budget = budget;
+	report->rate = rate;
+	irq_work_queue(&report->work);
 }
 EXPORT_SYMBOL_GPL(perf_sample_event_took);
 
@@ -178,6 +190,13 @@ static void pending_disable(struct perf_event *event)
 		event->pending_disable = 1;
 		irq_work_queue_on(&event->pending_irq, cpu);
 	}
+}
+
+/* Disable @event from any context, NMI included, through its irq_work. */
+void perf_event_disable_inatomic(struct perf_event *event)
+{
+	event->pending_disable = 1;
+	irq_work_queue(&event->pending_irq);
 }
 
 /* irq_work of an event: what its overflow could not do in place. */
@@ -253,8 +272,7 @@ int perf_event_overflow_throttle(struct perf_event *event,
 	    atomic_dec_and_test(&event->event_limit)) {
 		ret = 1;
 		event->pending_kill = POLL_HUP;
-		event->pending_disable = 1;
-		irq_work_queue(&event->pending_irq);
+		perf_event_disable_inatomic(event);
 	}
 	if (event->attr.sigtrap)
 		sigtrap_queue(event, data);

@@ -48,6 +48,7 @@ struct perf_buffer *perf_rb_alloc(int nr_pages, long watermark,
 	refcount_set(&rb->refcount, 1);
 	spin_lock_init(&rb->event_lock);
 	INIT_LIST_HEAD(&rb->event_list);
+	perf_aux_init(rb);
 	return rb;
 }
 

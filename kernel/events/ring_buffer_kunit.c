@@ -4,13 +4,15 @@
  * perf_output_begin/copy/end on a bare event with a one-page buffer, read
  * back the way user space reads them.  Covers wrap at the end of the data
  * area, the room left by data_tail, lost records and their PERF_RECORD_LOST,
- * overwrite and backward buffers, nested writers and PAUSE_OUTPUT.
+ * overwrite and backward buffers, nested writers and PAUSE_OUTPUT; and the
+ * AUX area of aux.c as a PMU driver writes it.
  *
  * Locking: none; each case owns its event and buffer, and writes with
  * preemption off like the real writers.
  */
 #include <kunit/test.h>
 #include <linux/irq_work.h>
+#include <linux/mm_types.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -250,4 +252,278 @@ static struct kunit_suite rb_overwrite_suite = {
 	.test_cases = rb_overwrite_cases,
 };
 
-kunit_test_suites(&rb_suite, &rb_overwrite_suite);
+/*
+ * The AUX area (aux.c), with a fake PMU that records what the core hands
+ * it: an area of AUX_PAGES pages on the fixture's buffer, written through
+ * perf_aux_output_begin/skip/end as a PMU driver writes it.
+ */
+#define AUX_PAGES	4
+#define AUX_SIZE	(AUX_PAGES * PAGE_SIZE)
+
+struct aux_fake {
+	void *freed_priv;
+	void **pages;
+	int nr_pages;
+	bool overwrite;
+	int freed;
+};
+
+static struct aux_fake aux_fake;
+
+static void *aux_fake_setup(struct perf_event *event, void **pages,
+			    int nr_pages, bool overwrite)
+{
+	aux_fake.pages = pages;
+	aux_fake.nr_pages = nr_pages;
+	aux_fake.overwrite = overwrite;
+	return &aux_fake;
+}
+
+static void aux_fake_free(void *priv)
+{
+	aux_fake.freed_priv = priv;
+	aux_fake.freed++;
+}
+
+static struct pmu aux_fake_pmu = {
+	.setup_aux	= aux_fake_setup,
+	.free_aux	= aux_fake_free,
+};
+
+static struct pmu aux_fake_pmu_no_sg = {
+	.capabilities	= PERF_PMU_CAP_AUX_NO_SG,
+	.setup_aux	= aux_fake_setup,
+	.free_aux	= aux_fake_free,
+};
+
+/* The fixture's buffer gets an area for @pmu, mapped once. */
+static void aux_map(struct kunit *test, struct pmu *pmu, bool overwrite,
+		    u32 watermark)
+{
+	struct rb_fixture *f = test->priv;
+
+	memset(&aux_fake, 0, sizeof(aux_fake));
+	f->event->pmu = pmu;
+	f->event->attr.aux_watermark = watermark;
+	/* nothing to charge without a mapping, but the free uncharges */
+	KUNIT_ASSERT_EQ(test, perf_mlock_charge(&f->rb->aux_charge, &init_mm,
+						0), 0);
+	KUNIT_ASSERT_EQ(test, perf_aux_alloc(f->rb, f->event, AUX_PAGES,
+					     overwrite), 0);
+	atomic_set(&f->rb->aux_mmap_count, 1);
+}
+
+/* The last mapping goes; wait for the area to be freed. */
+static void aux_unmap(struct perf_buffer *rb)
+{
+	if (atomic_dec_and_test(&rb->aux_mmap_count))
+		perf_aux_put(rb);
+	irq_work_sync(&rb->aux_free_irq);
+	flush_work(&rb->aux_free_work);
+}
+
+/* The AUX record at data position @pos: offset, size, flags. */
+static void aux_record(struct kunit *test, struct perf_buffer *rb, u64 pos,
+		       u64 offset, u64 size, u64 flags)
+{
+	u64 rec[4];
+
+	rb_read(rb, pos, rec, sizeof(rec));
+	/* type, then misc 0, then the size, in the header's u64 */
+	KUNIT_EXPECT_EQ(test, rec[0],
+			(u64)PERF_RECORD_AUX | (u64)sizeof(rec) << 48);
+	KUNIT_EXPECT_EQ(test, rec[1], offset);
+	KUNIT_EXPECT_EQ(test, rec[2], size);
+	KUNIT_EXPECT_EQ(test, rec[3], flags);
+}
+
+static void *aux_begin(struct perf_output_handle *handle,
+		       struct perf_event *event)
+{
+	void *priv;
+
+	preempt_disable();
+	priv = perf_aux_output_begin(handle, event);
+	preempt_enable();
+	return priv;
+}
+
+static void aux_end(struct perf_output_handle *handle, unsigned long size)
+{
+	preempt_disable();
+	perf_aux_output_end(handle, size);
+	preempt_enable();
+}
+
+/* The PMU gets the pages, one handle at a time, the area freed at last. */
+static void aux_setup_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_output_handle h, h2;
+	int i;
+
+	aux_map(test, &aux_fake_pmu, false, 0);
+	KUNIT_EXPECT_EQ(test, aux_fake.nr_pages, AUX_PAGES);
+	KUNIT_EXPECT_FALSE(test, aux_fake.overwrite);
+	for (i = 0; i < AUX_PAGES; i++)
+		KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(aux_fake.pages[i]));
+
+	KUNIT_ASSERT_PTR_EQ(test, aux_begin(&h, f->event), (void *)&aux_fake);
+	KUNIT_EXPECT_PTR_EQ(test, perf_get_aux(&h), (void *)&aux_fake);
+	KUNIT_EXPECT_EQ(test, h.head, 0UL);
+	KUNIT_EXPECT_EQ(test, h.size, AUX_SIZE);
+	/* the default watermark: half the area */
+	KUNIT_EXPECT_EQ(test, h.wakeup, AUX_SIZE / 2);
+	KUNIT_EXPECT_NULL(test, aux_begin(&h2, f->event));
+	KUNIT_EXPECT_NULL(test, perf_get_aux(&h2));
+
+	/* unmapped while the handle is open: freed when it closes */
+	aux_unmap(f->rb);
+	KUNIT_EXPECT_EQ(test, aux_fake.freed, 0);
+	aux_end(&h, 100);
+	KUNIT_EXPECT_NULL(test, perf_get_aux(&h));
+	irq_work_sync(&f->rb->aux_free_irq);
+	flush_work(&f->rb->aux_free_work);
+	KUNIT_EXPECT_EQ(test, aux_fake.freed, 1);
+	KUNIT_EXPECT_PTR_EQ(test, aux_fake.freed_priv, (void *)&aux_fake);
+	KUNIT_EXPECT_EQ(test, f->rb->aux_nr_pages, 0);
+	KUNIT_EXPECT_NULL(test, aux_begin(&h, f->event));
+}
+
+/* A PMU that cannot scatter gets physically contiguous pages. */
+static void aux_no_sg_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	int i;
+
+	aux_map(test, &aux_fake_pmu_no_sg, false, 0);
+	for (i = 1; i < AUX_PAGES; i++)
+		KUNIT_EXPECT_PTR_EQ(test, aux_fake.pages[i],
+				    aux_fake.pages[0] + i * PAGE_SIZE);
+	aux_unmap(f->rb);
+	KUNIT_EXPECT_EQ(test, aux_fake.freed, 1);
+}
+
+/* Output, padding and the reader's room; a full area truncates. */
+static void aux_output_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_event_mmap_page *up = f->rb->user_page;
+	struct perf_output_handle h;
+
+	aux_map(test, &aux_fake_pmu, false, 0);
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	aux_end(&h, 100);
+	KUNIT_EXPECT_EQ(test, up->aux_head, 100ULL);
+	aux_record(test, f->rb, 0, 0, 100, 0);
+
+	/* padding is published with the data that follows it */
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	KUNIT_EXPECT_EQ(test, h.head, 100UL);
+	KUNIT_EXPECT_EQ(test, h.size, AUX_SIZE - 100);
+	KUNIT_EXPECT_EQ(test, perf_aux_output_skip(&h, 50), 0);
+	KUNIT_EXPECT_EQ(test, h.head, 150UL);
+	KUNIT_EXPECT_EQ(test, h.size, AUX_SIZE - 150);
+	KUNIT_EXPECT_EQ(test, perf_aux_output_skip(&h, AUX_SIZE), -ENOSPC);
+	aux_end(&h, 10);
+	KUNIT_EXPECT_EQ(test, up->aux_head, 160ULL);
+	aux_record(test, f->rb, 32, 100, 60, 0);
+
+	/* filled up to what the reader has not consumed */
+	WRITE_ONCE(up->aux_tail, 60);
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	KUNIT_EXPECT_EQ(test, h.size, AUX_SIZE - 100);
+	aux_end(&h, h.size);
+	KUNIT_EXPECT_EQ(test, up->aux_head, (u64)AUX_SIZE + 60);
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	KUNIT_EXPECT_EQ(test, h.size, 0UL);
+	perf_aux_output_flag(&h, PERF_AUX_FLAG_TRUNCATED);
+	aux_end(&h, 0);
+	aux_record(test, f->rb, 96, AUX_SIZE + 60, 0, PERF_AUX_FLAG_TRUNCATED);
+	/* a truncated area stops the event */
+	KUNIT_EXPECT_TRUE(test, f->event->pending_disable);
+	KUNIT_EXPECT_EQ(test, rb_head(f->rb), 128ULL);
+	aux_unmap(f->rb);
+}
+
+/* Nothing new, no flags: no record. */
+static void aux_empty_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_output_handle h;
+
+	aux_map(test, &aux_fake_pmu, false, 0);
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	aux_end(&h, 0);
+	KUNIT_EXPECT_EQ(test, rb_head(f->rb), 0ULL);
+	aux_unmap(f->rb);
+}
+
+/* The reader hears of new data each time a watermark is crossed. */
+static void aux_wakeup_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_output_handle h;
+
+	aux_map(test, &aux_fake_pmu, false, 1000);
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	KUNIT_EXPECT_EQ(test, h.wakeup, 1000UL);
+	aux_end(&h, 999);
+	KUNIT_EXPECT_FALSE(test, f->event->pending_wakeup);
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	aux_end(&h, 2500);
+	KUNIT_EXPECT_TRUE(test, f->event->pending_wakeup);
+	KUNIT_EXPECT_EQ(test, f->rb->aux_wakeup, 3000UL);
+	f->event->pending_wakeup = 0;
+	/* padding counts toward the watermark too */
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	KUNIT_EXPECT_EQ(test, h.wakeup, 4000UL);
+	KUNIT_EXPECT_EQ(test, perf_aux_output_skip(&h, 600), 0);
+	KUNIT_EXPECT_TRUE(test, f->event->pending_wakeup);
+	KUNIT_EXPECT_EQ(test, h.wakeup, 5000UL);
+	aux_end(&h, 0);
+	aux_unmap(f->rb);
+}
+
+/* A read-only area is a ring whose head the PMU moves itself. */
+static void aux_overwrite_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_event_mmap_page *up = f->rb->user_page;
+	struct perf_output_handle h;
+
+	aux_map(test, &aux_fake_pmu, true, 0);
+	KUNIT_EXPECT_TRUE(test, aux_fake.overwrite);
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	KUNIT_EXPECT_EQ(test, h.size, AUX_SIZE);
+	h.head = 5000;
+	aux_end(&h, 5000);
+	KUNIT_EXPECT_EQ(test, up->aux_head, 5000ULL);
+	aux_record(test, f->rb, 0, 0, 5000, PERF_AUX_FLAG_OVERWRITE);
+	/* the reader's tail does not limit a ring */
+	KUNIT_ASSERT_NOT_NULL(test, aux_begin(&h, f->event));
+	KUNIT_EXPECT_EQ(test, h.head, 5000UL);
+	KUNIT_EXPECT_EQ(test, h.size, AUX_SIZE);
+	aux_end(&h, 0);
+	KUNIT_EXPECT_EQ(test, rb_head(f->rb), 32ULL);
+	aux_unmap(f->rb);
+}
+
+static struct kunit_case aux_cases[] = {
+	KUNIT_CASE(aux_setup_test),
+	KUNIT_CASE(aux_no_sg_test),
+	KUNIT_CASE(aux_output_test),
+	KUNIT_CASE(aux_empty_test),
+	KUNIT_CASE(aux_wakeup_test),
+	KUNIT_CASE(aux_overwrite_test),
+	{}
+};
+
+static struct kunit_suite aux_suite = {
+	.name = "perf_aux",
+	.init = rb_init,
+	.exit = rb_exit,
+	.test_cases = aux_cases,
+};
+
+kunit_test_suites(&rb_suite, &rb_overwrite_suite, &aux_suite);

@@ -212,6 +212,12 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 		WRITE_ONCE(event->oncpu, -1);
 		return -EAGAIN;
 	}
+	/* which task an instruction trace from here on belongs to */
+	if (event->pmu->capabilities & PERF_PMU_CAP_ITRACE) {
+		if (!(event->attach_state & PERF_ATTACH_ITRACE))
+			perf_log_itrace_start(event);
+		event->attach_state &= ~PERF_ATTACH_ITRACE;
+	}
 	list_add_tail(&event->active_list,
 		      pinned ? &epc->pinned_active : &epc->flexible_active);
 	cpc_account(event, 1);
@@ -363,14 +369,26 @@ static void ctx_groups_in(struct perf_event_context *ctx, int which)
 }
 
 /*
- * Take the active groups of @ctx of the kinds in @which off their PMUs.
+ * Take the active groups of @ctx of the kinds in @which off their PMUs
+ * (with PERF_GROUPS_CGROUP, only those whose leader follows a cgroup).
  * The caller brought the context's time up to date: within one operation
  * the clock stands still, so that an event that stays on loses no time.
  */
+static void active_out(struct list_head *active, int which)
+{
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe(event, tmp, active, active_list) {
+		if ((which & PERF_GROUPS_CGROUP) &&
+		    !perf_event_has_cgroup(event->group_leader))
+			continue;
+		perf_event_sched_out(event);
+	}
+}
+
 static void ctx_groups_out(struct perf_event_context *ctx, int which)
 {
 	struct perf_event_pmu_context *epc;
-	struct perf_event *event, *tmp;
 
 	lockdep_assert_held(&ctx->lock);
 	if (!ctx->is_active)
@@ -378,14 +396,9 @@ static void ctx_groups_out(struct perf_event_context *ctx, int which)
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		perf_pmu_disable(epc->pmu);
 		if (which & PERF_GROUPS_PINNED)
-			list_for_each_entry_safe(event, tmp, &epc->pinned_active,
-						 active_list)
-				perf_event_sched_out(event);
+			active_out(&epc->pinned_active, which);
 		if (which & PERF_GROUPS_FLEXIBLE)
-			list_for_each_entry_safe(event, tmp,
-						 &epc->flexible_active,
-						 active_list)
-				perf_event_sched_out(event);
+			active_out(&epc->flexible_active, which);
 		perf_pmu_enable(epc->pmu);
 	}
 }
@@ -507,7 +520,8 @@ void perf_cgroup_sched(struct task_struct *task)
 	perf_ctx_update_time(&cpuctx->ctx);
 	if (tctx)
 		perf_ctx_update_time(tctx);
-	ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_ALL);
+	/* the other pinned groups stay; resched moves every flexible one */
+	ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_PINNED | PERF_GROUPS_CGROUP);
 	perf_cgroup_set(cpuctx, cgrp);
 	perf_cpu_resched();
 	if (tctx)

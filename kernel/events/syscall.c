@@ -318,7 +318,11 @@ static long perf_ioctl_set_filter(struct perf_event *event,
 	filter = strndup_user(arg, PAGE_SIZE);
 	if (IS_ERR(filter))
 		return PTR_ERR(filter);
-	ret = perf_tp_set_filter(event, filter);
+	/* address filters of a PMU that has them are not built yet */
+	if (has_addr_filter(event))
+		ret = -EOPNOTSUPP;
+	else
+		ret = perf_tp_set_filter(event, filter);
 	kfree(filter);
 	return ret;
 }

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AUX area of a ring buffer: a second mapping, at the user page's
+ * aux_offset, into which a PMU writes a stream of its own (instruction
+ * traces, statistical profiles) while the data pages carry the records
+ * that describe it.  This file allocates and maps the area, hands it to
+ * the PMU's setup_aux(), and is the PMU's side of the output protocol:
+ *
+ *   buf = perf_aux_output_begin(&handle, event);	room: handle.head,
+ *   ... the hardware writes ...				      handle.size
+ *   perf_aux_output_skip(&handle, pad);		optional padding
+ *   perf_aux_output_flag(&handle, PERF_AUX_FLAG_...);
+ *   perf_aux_output_end(&handle, written);		publish + PERF_RECORD_AUX
+ *
+ * handle.head is a running byte index (the PMU takes it modulo the area
+ * size); handle.size is the room the reader has freed (the whole area in
+ * overwrite mode, where the PMU moves handle.head itself); handle.wakeup
+ * is the index at which the reader wants to hear of new data.
+ *
+ * Locking: the area is set up and mapped under the event's mmap_mutex.
+ * One output handle is open at a time per buffer (aux_busy); begin and end
+ * run on the CPU where the writing event is active, in any context up to
+ * NMI, and touch the area's indices only while the handle is theirs.  The
+ * area is freed from a workqueue (setup_aux's free_aux() may sleep) once
+ * its mappings are gone and no handle is open: the last reference may be
+ * dropped in NMI, so the free goes through irq_work first.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+static void aux_free_pages(void **pages, int nr_pages)
+{
+	int i;
+
+	for (i = 0; i < nr_pages; i++)
+		if (pages[i])
+			free_page((unsigned long)pages[i]);
+	kfree(pages);
+}
+
+/*
+ * Pages for an area of @nr_pages.  A PMU that cannot scatter its output
+ * (PERF_PMU_CAP_AUX_NO_SG) gets one physically contiguous block, split so
+ * that each page can be mapped and freed alone; the others get single
+ * pages on the buffer's node.
+ */
+static void **aux_alloc_pages(struct perf_event *event, int nr_pages)
+{
+	int node = event->cpu == -1 ? NUMA_NO_NODE : cpu_to_node(event->cpu);
+	gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN;
+	struct page *page;
+	void **pages;
+	int i;
+
+	pages = kcalloc_node(nr_pages, sizeof(*pages), GFP_KERNEL, node);
+	if (!pages)
+		return NULL;
+	if (event->pmu->capabilities & PERF_PMU_CAP_AUX_NO_SG) {
+		unsigned int order = get_order((size_t)nr_pages << PAGE_SHIFT);
+
+		page = alloc_pages_node(node, gfp, order);
+		if (!page)
+			goto fail;
+		split_page(page, order);
+		for (i = 0; i < nr_pages; i++)
+			pages[i] = page_address(page + i);
+		/* the tail beyond nr_pages of a larger order block */
+		for (i = nr_pages; i < (1 << order); i++)
+			__free_page(page + i);
+		return pages;
+	}
+	for (i = 0; i < nr_pages; i++) {
+		page = alloc_pages_node(node, gfp, 0);
+		if (!page)
+			goto fail;
+		pages[i] = page_address(page);
+	}
+	return pages;
+fail:
+	aux_free_pages(pages, nr_pages);
+	return NULL;
+}
+
+static void aux_free_work(struct work_struct *work)
+{
+	struct perf_buffer *rb = container_of(work, struct perf_buffer,
+					      aux_free_work);
+
+	if (rb->aux_pmu->free_aux)
+		rb->aux_pmu->free_aux(rb->aux_priv);
+	aux_free_pages(rb->aux_pages, rb->aux_nr_pages);
+	perf_mlock_uncharge(&rb->aux_charge);
+	rb->aux_priv = NULL;
+	rb->aux_pages = NULL;
+	/* a new area may be mapped from now on */
+	smp_store_release(&rb->aux_nr_pages, 0);
+	perf_rb_put(rb);
+}
+
+static void aux_free_irq(struct irq_work *work)
+{
+	struct perf_buffer *rb = container_of(work, struct perf_buffer,
+					      aux_free_irq);
+
+	schedule_work(&rb->aux_free_work);
+}
+
+/* The AUX state of a new buffer, which has no area yet. */
+void perf_aux_init(struct perf_buffer *rb)
+{
+	init_irq_work(&rb->aux_free_irq, aux_free_irq);
+	INIT_WORK(&rb->aux_free_work, aux_free_work);
+}
+
+/* Drop a reference on @rb's AUX area; any context. */
+void perf_aux_put(struct perf_buffer *rb)
+{
+	if (refcount_dec_and_test(&rb->aux_refcount))
+		irq_work_queue(&rb->aux_free_irq);
+}
+
+/*
+ * Give @rb an AUX area of @nr_pages for @event's PMU; mmap_mutex held.
+ * The caller has charged the pages.  Holds a reference on @rb and leaves
+ * one on the area for its mappings.
+ */
+int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
+		   int nr_pages, bool overwrite)
+{
+	u32 watermark = event->attr.aux_watermark;
+	unsigned long size = (unsigned long)nr_pages << PAGE_SHIFT;
+
+	rb->aux_pages = aux_alloc_pages(event, nr_pages);
+	if (!rb->aux_pages)
+		return -ENOMEM;
+	rb->aux_priv = event->pmu->setup_aux(event, rb->aux_pages, nr_pages,
+					     overwrite);
+	if (!rb->aux_priv) {
+		aux_free_pages(rb->aux_pages, nr_pages);
+		rb->aux_pages = NULL;
+		return -ENOMEM;
+	}
+	rb->aux_pmu = event->pmu;
+	rb->aux_overwrite = overwrite;
+	rb->aux_head = 0;
+	rb->aux_wakeup = 0;
+	/* without attr.aux_watermark, wake the reader at every half */
+	rb->aux_watermark = watermark ? min_t(unsigned long, watermark, size) :
+					size / 2;
+	atomic_set(&rb->aux_busy, 0);
+	refcount_inc(&rb->refcount);
+	refcount_set(&rb->aux_refcount, 1);
+	/* published last: perf_aux_output_begin() checks it */
+	smp_store_release(&rb->aux_nr_pages, nr_pages);
+	return 0;
+}
+
+static struct perf_buffer *vma_rb(struct vm_area_struct *vma)
+{
+	return vma->vm_private_data;
+}
+
+static void aux_vm_open(struct vm_area_struct *vma)
+{
+	struct perf_buffer *rb = vma_rb(vma);
+
+	atomic_inc(&rb->aux_mmap_count);
+	refcount_inc(&rb->refcount);
+}
+
+/*
+ * The last mapping of the area goes: no new output handle is opened on
+ * it, and it is freed when the PMU closes the one it may hold.
+ */
+static void aux_vm_close(struct vm_area_struct *vma)
+{
+	struct perf_buffer *rb = vma_rb(vma);
+
+	if (atomic_dec_and_test(&rb->aux_mmap_count))
+		perf_aux_put(rb);
+	perf_rb_put(rb);
+}
+
+static const struct vm_operations_struct aux_vm_ops = {
+	.open		= aux_vm_open,
+	.close		= aux_vm_close,
+	.fault		= perf_vm_sigbus,
+	.may_split	= perf_vm_no_split,
+};
+
+/* A new area for @rb, charged; mmap_mutex held. */
+static int aux_map_new(struct perf_event *event, struct perf_buffer *rb,
+		       struct vm_area_struct *vma, int nr_pages)
+{
+	int ret;
+
+	/* the previous area is still being freed */
+	if (smp_load_acquire(&rb->aux_nr_pages))
+		return -EBUSY;
+	ret = perf_mlock_charge(&rb->aux_charge, vma->vm_mm, nr_pages);
+	if (ret)
+		return ret;
+	ret = perf_aux_alloc(rb, event, nr_pages,
+			     !(vma->vm_flags & VM_WRITE));
+	if (ret)
+		perf_mlock_uncharge(&rb->aux_charge);
+	return ret;
+}
+
+/*
+ * mmap() at a non-zero offset: the AUX area, at the place and size that
+ * user space wrote into the user page (aux_offset past the data pages,
+ * aux_size a power of two of pages).  A second mapping must match the
+ * first.
+ */
+int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
+{
+	unsigned long nr_pages = vma_pages(vma);
+	struct perf_event_mmap_page *up;
+	struct perf_buffer *rb;
+	unsigned long i;
+	int ret = -EINVAL;
+
+	mutex_lock(&event->mmap_mutex);
+	rb = event->rb;
+	if (!rb)
+		goto unlock;
+	up = rb->user_page;
+	if (READ_ONCE(up->aux_offset) < up->data_offset + up->data_size ||
+	    READ_ONCE(up->aux_offset) != (u64)vma->vm_pgoff << PAGE_SHIFT ||
+	    READ_ONCE(up->aux_size) != (u64)nr_pages << PAGE_SHIFT ||
+	    !is_power_of_2(nr_pages))
+		goto unlock;
+	ret = -EOPNOTSUPP;
+	if (!has_aux(event))
+		goto unlock;
+	ret = -EINVAL;
+	if (nr_pages > INT_MAX)
+		goto unlock;
+	if (atomic_inc_not_zero(&rb->aux_mmap_count)) {
+		if (rb->aux_nr_pages != nr_pages) {
+			atomic_dec(&rb->aux_mmap_count);
+			goto unlock;
+		}
+	} else {
+		ret = aux_map_new(event, rb, vma, nr_pages);
+		if (ret)
+			goto unlock;
+		atomic_set(&rb->aux_mmap_count, 1);
+	}
+	refcount_inc(&rb->refcount);	/* the mapping's */
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &aux_vm_ops;
+	vma->vm_private_data = rb;
+	ret = 0;
+	for (i = 0; i < nr_pages && !ret; i++)
+		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
+				     virt_to_page(rb->aux_pages[i]));
+	/* on failure the core unmaps the vma, which calls aux_vm_close() */
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	return ret;
+}
+
+/* Hand the reader a wakeup when the area has filled past its watermark. */
+static void aux_wakeup_check(struct perf_output_handle *handle,
+			     unsigned long head)
+{
+	struct perf_buffer *rb = handle->rb;
+	struct perf_event *event = handle->event;
+
+	if (head - rb->aux_wakeup < rb->aux_watermark)
+		return;
+	rb->aux_wakeup = rounddown(head, rb->aux_watermark);
+	handle->wakeup = rb->aux_wakeup + rb->aux_watermark;
+	event->pending_wakeup = 1;
+	irq_work_queue(&event->pending_irq);
+}
+
+/*
+ * Open an output handle on the AUX area that @event writes into.  Returns
+ * the PMU's private data of the area (what setup_aux() returned), with
+ * handle->head, ->size and ->wakeup set, or NULL when there is no area to
+ * write into (none mapped, being unmapped, or another handle open).  A
+ * full area is not a failure: handle->size is 0 and the PMU reports it
+ * with PERF_AUX_FLAG_TRUNCATED.
+ */
+void *perf_aux_output_begin(struct perf_output_handle *handle,
+			    struct perf_event *event)
+{
+	struct perf_event *owner = event->parent ?: event;
+	struct perf_buffer *rb;
+	unsigned long size;
+
+	handle->event = NULL;
+	handle->aux_flags = 0;
+	rcu_read_lock();
+	rb = rcu_dereference(owner->rb);
+	if (!rb || !smp_load_acquire(&rb->aux_nr_pages) ||
+	    !refcount_inc_not_zero(&rb->aux_refcount)) {
+		rcu_read_unlock();
+		return NULL;
+	}
+	rcu_read_unlock();
+	if (!atomic_read(&rb->aux_mmap_count) ||
+	    atomic_cmpxchg(&rb->aux_busy, 0, 1))
+		goto fail;
+
+	size = (unsigned long)rb->aux_nr_pages << PAGE_SHIFT;
+	handle->rb = rb;
+	handle->event = event;
+	handle->head = rb->aux_head;
+	if (rb->aux_overwrite) {
+		handle->size = size;
+	} else {
+		/* room the reader freed; pairs with its store of aux_tail */
+		unsigned long tail = smp_load_acquire(&rb->user_page->aux_tail);
+
+		handle->size = size - min(size, rb->aux_head - tail);
+	}
+	handle->wakeup = rb->aux_wakeup + rb->aux_watermark;
+	return rb->aux_priv;
+fail:
+	perf_aux_put(rb);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_begin);
+
+/*
+ * Close @handle: @size bytes written from where the handle began (plus
+ * whatever perf_aux_output_skip() passed over) are published in aux_head
+ * and described by a PERF_RECORD_AUX.  In overwrite mode the PMU has moved
+ * handle->head to the end of its data itself.  A truncated area stops the
+ * event until the reader makes room and enables it again.
+ */
+void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
+{
+	struct perf_buffer *rb = handle->rb;
+	struct perf_event *event = handle->event;
+	u64 flags = handle->aux_flags;
+	unsigned long start = rb->aux_head;
+
+	if (WARN_ON_ONCE(!event))
+		return;
+	if (rb->aux_overwrite) {
+		flags |= PERF_AUX_FLAG_OVERWRITE;
+		rb->aux_head = handle->head;
+	} else {
+		size += handle->head - start;
+		rb->aux_head = start + size;
+	}
+	if (size || (flags & ~PERF_AUX_FLAG_OVERWRITE))
+		perf_log_aux(event, start, size, flags);
+	/* the data before the index; pairs with the reader's acquire */
+	smp_store_release(&rb->user_page->aux_head, rb->aux_head);
+	if (!rb->aux_overwrite)
+		aux_wakeup_check(handle, rb->aux_head);
+	if (flags & PERF_AUX_FLAG_TRUNCATED)
+		perf_event_disable_inatomic(event);
+	handle->event = NULL;
+	atomic_set_release(&rb->aux_busy, 0);
+	perf_aux_put(rb);
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_end);
+
+/*
+ * Pass over @size bytes of the room (padding the PMU wrote): they are
+ * published with the data at perf_aux_output_end().
+ */
+int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
+{
+	if (size > handle->size)
+		return -ENOSPC;
+	handle->head += size;
+	handle->size -= size;
+	if (!handle->rb->aux_overwrite)
+		aux_wakeup_check(handle, handle->head);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_skip);
+
+void *perf_get_aux(struct perf_output_handle *handle)
+{
+	if (!handle->event)
+		return NULL;
+	return handle->rb->aux_priv;
+}
+EXPORT_SYMBOL_GPL(perf_get_aux);
+
+void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
+{
+	handle->aux_flags |= flags;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_flag);
+
+/*
+ * The PMU has logged the start of its trace itself (or needs none): the
+ * core writes no PERF_RECORD_ITRACE_START for this schedule-in.
+ */
+void perf_event_itrace_started(struct perf_event *event)
+{
+	event->attach_state |= PERF_ATTACH_ITRACE;
+}
+EXPORT_SYMBOL_GPL(perf_event_itrace_started);
+
+/*
+ * Address filters of a PMU that has them (event->pmu->nr_addr_filters):
+ * the PMU reprograms them when their generation changed.  Setting filters
+ * (PERF_EVENT_IOC_SET_FILTER on such a PMU) is not built yet, so the
+ * generation never moves.
+ */
+void perf_event_addr_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head;
+	unsigned long gen;
+
+	if (!event->pmu->nr_addr_filters)
+		return;
+	head = perf_event_addr_filters(event);
+	raw_spin_lock(&head->lock);
+	gen = event->addr_filters_gen;
+	if (gen != event->hw.addr_filters_gen) {
+		/* the PMU reads the list and ranges under the same lock */
+		event->hw.addr_filters_gen = gen;
+		event->pmu->addr_filters_sync(event);
+	}
+	raw_spin_unlock(&head->lock);
+}
+EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
