@@ -23,7 +23,7 @@ export PERF_PAGER=cat
 cd /tmp || exit 1
 # a CPU-bound loop of bash, about a second of guest time
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
-echo 1..10
+echo 1..11
 
 # perf stat on a workload whose CPU time is spent in a child process:
 # task-clock is the workload's CPU time, as the workload's rusage says
@@ -94,15 +94,34 @@ cg=/sys/fs/cgroup
 [ -e $cg/cgroup.procs ] || mount -t cgroup2 cgroup2 $cg
 echo +pids > $cg/cgroup.subtree_control 2>/dev/null
 mkdir -p $cg/smoke-a $cg/smoke-b
+two="(echo \$BASHPID > $cg/smoke-a/cgroup.procs; exec bash -c '$loop') &
+     (echo \$BASHPID > $cg/smoke-b/cgroup.procs; exec bash -c '$loop; $loop') &
+     wait"
 perf stat -a -e cpu-clock --for-each-cgroup smoke-a,smoke-b -o statG.txt -- \
-	bash -c "(echo \$BASHPID > $cg/smoke-a/cgroup.procs; exec bash -c '$loop') &
-		 (echo \$BASHPID > $cg/smoke-b/cgroup.procs; exec bash -c '$loop; $loop') &
-		 wait" > /dev/null 2>&1
+	bash -c "$two" > /dev/null 2>&1
 ca=$(awk '/cpu-clock/ && /smoke-a/ { gsub(",", "", $1); print $1 }' statG.txt)
 cb=$(awk '/cpu-clock/ && /smoke-b/ { gsub(",", "", $1); print $1 }' statG.txt)
 echo "# stat_for_each_cgroup: $(grep cpu-clock statG.txt | tr -s ' \n' ' ')"
 check "stat_for_each_cgroup" "$(is "${ca:-0} >= 300 && ${cb:-0} >= 1.3 * ${ca:-0}")" \
 	"cpu-clock smoke-a ${ca:-none} ms, smoke-b ${cb:-none} ms"
+
+# perf record --all-cgroups and perf report --sort cgroup: each sample
+# carries its cgroup's id (PERF_SAMPLE_CGROUP), which the report names
+# from the PERF_RECORD_CGROUP the kernel writes when the cgroup is made
+# (the workload makes two while perf records; perf 6.1 synthesizes none
+# for cgroups that existed before); smoke-d gets more samples than smoke-c
+rmdir $cg/smoke-c $cg/smoke-d 2>/dev/null
+perf record -q -a -e cpu-clock -F 499 --all-cgroups -o recG.data -- \
+	bash -c "mkdir $cg/smoke-c $cg/smoke-d
+		 (echo \$BASHPID > $cg/smoke-c/cgroup.procs; exec bash -c '$loop') &
+		 (echo \$BASHPID > $cg/smoke-d/cgroup.procs; exec bash -c '$loop; $loop') &
+		 wait" > recG.txt 2>&1
+perf report -i recG.data --sort cgroup --stdio > reportG.txt 2>&1
+grep -v '^#' recG.txt reportG.txt | grep . | head -20 | sed 's/^/# /'
+pc=$(awk '$2 == "/smoke-c" { sub("%", "", $1); print $1 }' reportG.txt)
+pd=$(awk '$2 == "/smoke-d" { sub("%", "", $1); print $1 }' reportG.txt)
+check "record_all_cgroups" "$(is "${pc:-0} > 0 && ${pd:-0} > ${pc:-0}")" \
+	"samples in /smoke-c ${pc:-none}%, /smoke-d ${pd:-none}%"
 
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ "$fail" = 0 ]
