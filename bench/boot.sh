@@ -6,6 +6,7 @@
 # A guest that does not power off in time is killed.
 # ACPI=1 boots the arm64 guest through UEFI firmware (qemu-efi-aarch64),
 # which describes the machine with ACPI tables instead of a device tree;
+# KVM=1 gives the arm64 guest EL2 (virtualization=on), where KVM runs;
 # TESTS="a b" runs only those test programs.
 . "$(dirname "$0")/lib.sh"
 
@@ -24,7 +25,11 @@ x86_64)
 	      -append "console=ttyS0 tsc_early_khz=2000000 $append")
 	;;
 arm64)
-	qemu=(qemu-system-aarch64 -M virt -cpu max -icount shift=0,sleep=off "${common[@]}")
+	machine=virt
+	# KVM=1: the guest kernel starts at EL2 (VHE), KVM comes up and the
+	# PMUv3 kselftest runs a guest of its own (tests/pmuv3_kvm)
+	[ "${KVM:-0}" = 1 ] && machine=virt,virtualization=on,gic-version=3
+	qemu=(qemu-system-aarch64 -M $machine -cpu max -icount shift=0,sleep=off "${common[@]}")
 	if [ "${ACPI:-0}" = 1 ]; then
 		qemu+=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)
 		append="acpi=force $append"

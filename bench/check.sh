@@ -8,6 +8,7 @@
 
 kernel=$1 archs=$2 debug=${3:-0}
 ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
+KVM_TESTS="pmuv3_kvm"
 export TALLY=$BUILD/tally-$kernel
 : > "$TALLY"
 : > "$TALLY.fail"
@@ -35,6 +36,12 @@ for arch in $archs; do
 	ACPI=1 TESTS="$ACPI_TESTS" "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" \
 		check "$logfile" > /dev/null
 	"$TOP/bench/report.sh" "$kernel-$arch-acpi" "$logfile" "$known"
+	# and at EL2, where KVM runs: a guest's virtual PMU on the host's
+	logfile=${logfile%-acpi.log}-kvm.log
+	log "booting $kernel $arch at EL2 with KVM (log: $logfile)"
+	KVM=1 TESTS="$KVM_TESTS" "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" \
+		check "$logfile" > /dev/null
+	"$TOP/bench/report.sh" "$kernel-$arch-kvm" "$logfile" "$known"
 done
 # the differential check against stock (bench/diff.sh): series only
 if [ "$kernel" = series ] && [ "$debug" = 0 ] && [ "${DIFF:-1}" = 1 ]; then

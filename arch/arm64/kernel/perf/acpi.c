@@ -64,14 +64,14 @@ static void __init pmuv3_acpi_irqs(struct pmuv3 *pmuv3)
 {
 	int cpu, irq, nr = 0;
 
-	for_each_cpu(cpu, &pmuv3->cpus)
+	for_each_cpu(cpu, &pmuv3->arm.supported_cpus)
 		if (!pmuv3_acpi_gicc(cpu))
 			return;
-	for_each_cpu(cpu, &pmuv3->cpus) {
+	for_each_cpu(cpu, &pmuv3->arm.supported_cpus) {
 		irq = pmuv3_acpi_register_gsi(cpu);
 		if (irq < 0) {
 			pr_warn("pmuv3: CPU%d: overflow interrupt: %d\n", cpu, irq);
-			pmuv3_acpi_unregister_gsis(&pmuv3->cpus, nr);
+			pmuv3_acpi_unregister_gsis(&pmuv3->arm.supported_cpus, nr);
 			pmuv3->irq = 0;
 			return;
 		}

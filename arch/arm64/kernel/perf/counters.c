@@ -97,7 +97,7 @@ static int group_take(struct pmuv3 *pmuv3, struct perf_event *member,
 {
 	struct pmuv3_counter_req req;
 
-	if (member->pmu != &pmuv3->pmu)
+	if (member->pmu != &pmuv3->arm.pmu)
 		return member->pmu->task_ctx_nr == perf_sw_context ? 0 : -EINVAL;
 	if (member->state < PERF_EVENT_STATE_OFF)
 		return 0;

@@ -57,7 +57,7 @@ static int pmuv3_pm_notify(struct notifier_block *nb, unsigned long action,
 	struct pmuv3 *pmuv3 = container_of(nb, struct pmuv3, pm_nb);
 	struct pmuv3_cpu *cpu;
 
-	if (!cpumask_test_cpu(smp_processor_id(), &pmuv3->cpus))
+	if (!cpumask_test_cpu(smp_processor_id(), &pmuv3->arm.supported_cpus))
 		return NOTIFY_DONE;
 	cpu = this_cpu_ptr(pmuv3->cpu);
 	switch (action) {

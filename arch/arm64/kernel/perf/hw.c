@@ -7,9 +7,11 @@
  *
  * Event counters are reached directly (PMEVCNTR<n>_EL0, PMEVTYPER<n>_EL0)
  * rather than through PMSELR_EL0, which user space may own while it has
- * counter access.
+ * counter access.  PMUSERENR_EL0 goes through KVM, which owns it while a
+ * vCPU is loaded under VHE.
  */
 #include <linux/bug.h>
+#include <linux/kvm_host.h>
 #include <asm/barrier.h>
 #include <asm/sysreg.h>
 
@@ -359,8 +361,14 @@ void pmuv3_hw_reset(struct pmuv3 *pmuv3)
  */
 void pmuv3_hw_set_user(bool on)
 {
+	u64 userenr = on ? PMUV3_USERENR_CR | PMUV3_USERENR_ER : 0;
+
 	write_sysreg(0, pmselr_el0);
-	write_sysreg(on ? PMUV3_USERENR_CR | PMUV3_USERENR_ER : 0,
-		     pmuserenr_el0);
+	/*
+	 * Under VHE, while a vCPU is loaded on this CPU the register holds
+	 * the guest's value: KVM keeps the host's and restores it itself.
+	 */
+	if (!kvm_set_pmuserenr(userenr))
+		write_sysreg(userenr, pmuserenr_el0);
 	isb();
 }

@@ -171,14 +171,22 @@ void pmuv3_start(struct perf_event *event, int flags)
 				    (hwc->config_base & ~PMUV3_EVTYPE_EVENT));
 		pmuv3_hw_write_type(idx, hwc->config_base);
 		pmuv3_hw_enable_irq(idx + 1);
-		pmuv3_hw_enable_counter(idx + 1);
-		pmuv3_hw_enable_counter(idx);
 	} else {
 		pmuv3_hw_write_type(idx, hwc->config_base);
 		pmuv3_hw_enable_irq(idx);
+	}
+	/*
+	 * A guest-only event without VHE counts from guest entry to guest
+	 * exit: KVM's world switch enables its counters, the host does not.
+	 */
+	kvm_set_pmu_events(mask, &event->attr);
+	if (!kvm_pmu_counter_deferred(&event->attr)) {
+		if (hwc->flags & PMUV3_F_CHAINED)
+			pmuv3_hw_enable_counter(idx + 1);
 		pmuv3_hw_enable_counter(idx);
 	}
-	kvm_set_pmu_events(mask, &event->attr);
+	/* an interrupted guest under VHE gets its EL0 filters back */
+	kvm_vcpu_pmu_resync_el0();
 }
 
 void pmuv3_stop(struct perf_event *event, int flags)
@@ -211,7 +219,7 @@ static int pmuv3_add(struct perf_event *event, int flags)
 	int idx;
 
 	/* a task event follows its task onto CPUs of another type */
-	if (!cpumask_test_cpu(smp_processor_id(), &pmuv3->cpus))
+	if (!cpumask_test_cpu(smp_processor_id(), &pmuv3->arm.supported_cpus))
 		return -ENOENT;
 	pmuv3_counter_req(pmuv3, event, &req);
 	idx = pmuv3_pick_counter(&req, cpu->used, pmuv3->nr_counters);
@@ -304,7 +312,7 @@ static int event_number(struct pmuv3 *pmuv3, struct perf_event *event)
 	case PERF_TYPE_RAW:
 		return FIELD_GET(PMUV3_EVTYPE_EVENT, config);
 	default:
-		if (event->attr.type == pmuv3->pmu.type)
+		if (event->attr.type == pmuv3->arm.pmu.type)
 			return FIELD_GET(PMUV3_EVTYPE_EVENT, config);
 		return -ENOENT;
 	}
@@ -363,7 +371,7 @@ static int pmuv3_event_init(struct perf_event *event)
 	evnum = event_number(pmuv3, event);
 	if (evnum < 0)
 		return evnum;
-	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &pmuv3->cpus))
+	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &pmuv3->arm.supported_cpus))
 		return -ENOENT;
 	if (has_branch_stack(event) || attr->exclude_idle)
 		return -EOPNOTSUPP;
@@ -450,7 +458,7 @@ bool pmuv3_owns(struct pmu *pmu)
 /* Fill in the struct pmu of @pmuv3; probe.c registers it. */
 void pmuv3_pmu_init(struct pmuv3 *pmuv3)
 {
-	pmuv3->pmu = (struct pmu) {
+	pmuv3->arm.pmu = (struct pmu) {
 		.module		= THIS_MODULE,
 		.task_ctx_nr	= perf_hw_context,
 		.capabilities	= PERF_PMU_CAP_EXTENDED_HW_TYPE,

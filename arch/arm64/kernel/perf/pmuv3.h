@@ -37,6 +37,7 @@
 #include <linux/irqreturn.h>
 #include <linux/notifier.h>
 #include <linux/perf_event.h>
+#include <linux/perf/arm_pmu.h>
 #include <linux/smp.h>
 
 /*
@@ -114,11 +115,18 @@
  */
 #define PMUV3_NR_COMMON		128
 
-/* One PMU instance: the CPUs of one type, as the firmware described them. */
+/*
+ * One PMU instance: the CPUs of one type, as the firmware described them.
+ * It is a struct arm_pmu for KVM, which finds its host PMUs through
+ * kvm_host_pmu_init() and reads the fields the driver fills in there: the
+ * struct pmu, the CPUs it counts on (supported_cpus), the counters
+ * (cntr_mask), the common events implemented (pmceid_bitmap,
+ * pmceid_ext_bitmap) and the PMU version.  The other arm_pmu fields belong
+ * to the 32-bit ARM framework and stay unused.
+ */
 struct pmuv3 {
-	struct pmu		pmu;
+	struct arm_pmu		arm;
 	char			name[32];
-	cpumask_t		cpus;		/* CPUs this PMU counts on */
 	int			nr_counters;	/* PMCR_EL0.N */
 	bool			has_64bit;	/* PMUv3p5: 64-bit event counters */
 	u32			pmmir;		/* PMMIR_EL1, 0 before PMUv3p4 */
@@ -148,7 +156,7 @@ struct pmuv3_cpu {
 
 static inline struct pmuv3 *to_pmuv3(struct pmu *pmu)
 {
-	return container_of(pmu, struct pmuv3, pmu);
+	return container_of(pmu, struct pmuv3, arm.pmu);
 }
 
 /*

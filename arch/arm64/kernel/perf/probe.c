@@ -7,7 +7,8 @@
  * those CPUs (ID_AA64DFR0_EL1.PMUVer, PMCR_EL0.N, PMCEID0/1_EL0,
  * PMMIR_EL1), requests the overflow interrupt, brings every CPU's PMU to a
  * known state through the CPU hotplug STARTING callbacks, and registers the
- * instance with the core under a dynamic type.
+ * instance with the core under a dynamic type, then with KVM, whose
+ * guests get virtual PMUs backed by it.
  *
  * Locking: probes run one at a time under pmuv3_list_lock, which also
  * guards the list of instances (used to give each a unique name) and the
@@ -75,13 +76,30 @@ static void read_ids(void *arg)
 		ids->pmmir = read_sysreg_s(SYS_PMMIR_EL1);
 }
 
+/* The struct arm_pmu view of @pmuv3 that KVM reads (see pmuv3.h). */
+static void pmuv3_fill_arm_pmu(struct pmuv3 *pmuv3, unsigned int pmuver)
+{
+	struct arm_pmu *arm = &pmuv3->arm;
+
+	arm->name = pmuv3->name;
+	arm->pmuver = pmuver;
+	bitmap_zero(arm->cntr_mask, ARMPMU_MAX_HWEVENTS);
+	bitmap_set(arm->cntr_mask, 0, pmuv3->nr_counters);
+	set_bit(PMUV3_IDX_CYCLES, arm->cntr_mask);
+	bitmap_copy(arm->pmceid_bitmap, pmuv3->implemented,
+		    ARMV8_PMUV3_MAX_COMMON_EVENTS);
+	bitmap_copy(arm->pmceid_ext_bitmap,
+		    pmuv3->implemented + BITS_TO_LONGS(64),
+		    ARMV8_PMUV3_MAX_COMMON_EVENTS);
+}
+
 /* Learn the counters and events of @pmuv3 from one of its CPUs. */
 static int pmuv3_read_shape(struct pmuv3 *pmuv3)
 {
 	struct pmuv3_ids ids = { 0 };
 	int ret;
 
-	ret = smp_call_function_any(&pmuv3->cpus, read_ids, &ids, 1);
+	ret = smp_call_function_any(&pmuv3->arm.supported_cpus, read_ids, &ids, 1);
 	if (ret)
 		return ret;
 	if (!pmuver_has_pmuv3(ids.pmuver))
@@ -91,6 +109,7 @@ static int pmuv3_read_shape(struct pmuv3 *pmuv3)
 	pmuv3->has_64bit = ids.pmuver >= PMUVER_V3P5;
 	pmuv3->pmmir = ids.pmmir;
 	pmuv3_read_implemented(ids.pmceid0, ids.pmceid1, pmuv3->implemented);
+	pmuv3_fill_arm_pmu(pmuv3, ids.pmuver);
 	pr_info("pmuv3: %s: PMUv3 version %u, %d event counters + cycle counter%s, PMCEID %#llx %#llx\n",
 		pmuv3->name, ids.pmuver, pmuv3->nr_counters,
 		pmuv3->has_64bit ? ", 64-bit" : "", ids.pmceid0, ids.pmceid1);
@@ -135,7 +154,7 @@ static void pmuv3_free_irqs(struct pmuv3 *pmuv3)
 		free_percpu_irq(pmuv3->irq, pmuv3->cpu);
 		return;
 	}
-	for_each_cpu(cpu, &pmuv3->cpus) {
+	for_each_cpu(cpu, &pmuv3->arm.supported_cpus) {
 		pc = per_cpu_ptr(pmuv3->cpu, cpu);
 		if (pc->irq_requested)
 			free_irq(pc->irq, pc);
@@ -155,7 +174,7 @@ static int pmuv3_request_irqs(struct pmuv3 *pmuv3)
 
 	if (pmuv3->irq <= 0) {
 		pr_warn("pmuv3: %s: no overflow interrupt\n", pmuv3->name);
-		pmuv3->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+		pmuv3->arm.pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
 		return 0;
 	}
 	if (irq_is_percpu_devid(pmuv3->irq)) {
@@ -163,7 +182,7 @@ static int pmuv3_request_irqs(struct pmuv3 *pmuv3)
 		return request_percpu_irq(pmuv3->irq, pmuv3_overflow_irq,
 					  "arm-pmu", pmuv3->cpu);
 	}
-	for_each_cpu(cpu, &pmuv3->cpus) {
+	for_each_cpu(cpu, &pmuv3->arm.supported_cpus) {
 		pc = per_cpu_ptr(pmuv3->cpu, cpu);
 		irq_set_status_flags(pc->irq, IRQ_NOAUTOEN);
 		ret = irq_force_affinity(pc->irq, cpumask_of(cpu));
@@ -185,7 +204,7 @@ static int pmuv3_cpu_starting(unsigned int cpu, struct hlist_node *node)
 {
 	struct pmuv3 *pmuv3 = hlist_entry_safe(node, struct pmuv3, node);
 
-	if (!cpumask_test_cpu(cpu, &pmuv3->cpus))
+	if (!cpumask_test_cpu(cpu, &pmuv3->arm.supported_cpus))
 		return 0;
 	pmuv3_hw_reset(pmuv3);
 	if (pmuv3->irq_percpu)
@@ -197,7 +216,7 @@ static int pmuv3_cpu_dying(unsigned int cpu, struct hlist_node *node)
 {
 	struct pmuv3 *pmuv3 = hlist_entry_safe(node, struct pmuv3, node);
 
-	if (!cpumask_test_cpu(cpu, &pmuv3->cpus))
+	if (!cpumask_test_cpu(cpu, &pmuv3->arm.supported_cpus))
 		return 0;
 	if (pmuv3->irq_percpu)
 		disable_percpu_irq(pmuv3->irq);
@@ -237,7 +256,7 @@ struct pmuv3 *pmuv3_instance_alloc(const struct cpumask *cpus)
 	}
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(pmuv3->cpu, cpu)->pmuv3 = pmuv3;
-	cpumask_copy(&pmuv3->cpus, cpus);
+	cpumask_copy(&pmuv3->arm.supported_cpus, cpus);
 	return pmuv3;
 }
 
@@ -264,7 +283,7 @@ int pmuv3_instance_add(struct pmuv3 *pmuv3, struct device *parent,
 	if (ret)
 		return ret;
 	pmuv3_pmu_init(pmuv3);
-	pmuv3->pmu.parent = parent;
+	pmuv3->arm.pmu.parent = parent;
 	ret = pmuv3_request_irqs(pmuv3);
 	if (ret)
 		return ret;
@@ -275,11 +294,13 @@ int pmuv3_instance_add(struct pmuv3 *pmuv3, struct device *parent,
 	if (ret)
 		goto out_remove_hp;
 	/* a dynamic type, numbered as on stock (8 for the first PMU) */
-	ret = perf_pmu_register(&pmuv3->pmu, pmuv3->name, -1);
+	ret = perf_pmu_register(&pmuv3->arm.pmu, pmuv3->name, -1);
 	if (ret)
 		goto out_remove_pm;
 	list_add_tail(&pmuv3->entry, &pmuv3_list);
-	cpumask_or(&pmuv3_all_cpus, &pmuv3_all_cpus, &pmuv3->cpus);
+	cpumask_or(&pmuv3_all_cpus, &pmuv3_all_cpus, &pmuv3->arm.supported_cpus);
+	/* guests of KVM get a virtual PMU backed by this one */
+	kvm_host_pmu_init(&pmuv3->arm);
 	return 0;
 
 out_remove_pm:
@@ -298,7 +319,7 @@ static int pmuv3_of_irqs(struct platform_device *pdev, struct pmuv3 *pmuv3)
 
 	if (pmuv3->irq <= 0 || irq_is_percpu_devid(pmuv3->irq))
 		return 0;
-	for_each_cpu(cpu, &pmuv3->cpus) {
+	for_each_cpu(cpu, &pmuv3->arm.supported_cpus) {
 		irq = platform_get_irq(pdev, i++);
 		if (irq < 0)
 			return irq;
