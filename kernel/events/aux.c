@@ -20,7 +20,9 @@
  * Locking: the area is set up and mapped under the event's mmap_mutex.
  * One output handle is open at a time per buffer (aux_busy); begin and end
  * run on the CPU where the writing event is active, in any context up to
- * NMI, and touch the area's indices only while the handle is theirs.  The
+ * NMI, and touch the area's indices only while the handle is theirs;
+ * pauses and resumes of the trace (aux_pause, aux_resume) run there too,
+ * one at a time per CPU.  The
  * area is freed from a workqueue (setup_aux's free_aux() may sleep) once
  * its mappings are gone and no handle is open: the last reference may be
  * dropped in NMI, so the free goes through irq_work first.
@@ -394,6 +396,49 @@ void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
 	handle->aux_flags |= flags;
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_flag);
+
+/* Set while this CPU pauses or resumes a trace (see below). */
+static DEFINE_PER_CPU(int, aux_pausing);
+
+/*
+ * aux_pause and aux_resume: an overflow of @event pauses or resumes the
+ * AUX trace of its group's leader, through the PMU's stop(PERF_EF_PAUSE)
+ * and start(PERF_EF_RESUME).  Runs in the overflow's context (up to NMI)
+ * on the CPU where the group is active.  The PMU is promised that a pause
+ * or resume never overlaps another: one that would nest (an NMI's inside
+ * an interrupt's) is dropped.  Nothing happens while the leader is not
+ * active here or has no AUX area to write.
+ */
+void perf_aux_pause_resume(struct perf_event *event)
+{
+	struct perf_event *aux = event->group_leader;
+	struct perf_event *owner = aux->parent ?: aux;
+	unsigned long flags;
+	struct perf_buffer *rb;
+
+	if (aux == event || !has_aux(aux))
+		return;
+	local_irq_save(flags);
+	if (__this_cpu_read(aux_pausing))
+		goto out;
+	__this_cpu_write(aux_pausing, 1);
+	barrier();
+	rcu_read_lock();
+	rb = rcu_dereference(owner->rb);
+	if (rb && smp_load_acquire(&rb->aux_nr_pages) &&
+	    READ_ONCE(aux->state) == PERF_EVENT_STATE_ACTIVE &&
+	    READ_ONCE(aux->oncpu) == smp_processor_id()) {
+		if (event->attr.aux_pause)
+			aux->pmu->stop(aux, PERF_EF_PAUSE);
+		else
+			aux->pmu->start(aux, PERF_EF_RESUME);
+	}
+	rcu_read_unlock();
+	barrier();
+	__this_cpu_write(aux_pausing, 0);
+out:
+	local_irq_restore(flags);
+}
 
 /*
  * The PMU has logged the start of its trace itself (or needs none): the

@@ -137,10 +137,11 @@ void perf_event_free(struct perf_event *event)
 	call_rcu(&event->rcu_head, event_free_rcu);
 }
 
-/* What the core checks of an event its PMU accepted. */
 /*
  * The AUX controls: aux_output, aux_pause and aux_resume act on the AUX
- * area of the group's leader, aux_start_paused on the event's own.
+ * area of the group's leader, aux_start_paused on the event's own.  The
+ * leader's PMU says which events may write into its area
+ * (aux_output_match()).
  */
 static int aux_check(struct perf_event *event)
 {
@@ -151,19 +152,24 @@ static int aux_check(struct perf_event *event)
 	if (a->aux_output) {
 		if (!(event->pmu->capabilities & PERF_PMU_CAP_AUX_OUTPUT))
 			return -EOPNOTSUPP;
-		if (!aux_leader)
+		if (!aux_leader || !leader->pmu->aux_output_match ||
+		    !leader->pmu->aux_output_match(event))
 			return -EINVAL;
 	}
 	if (a->aux_pause && a->aux_resume)
 		return -EINVAL;
 	if ((a->aux_pause || a->aux_resume) && !aux_leader)
 		return -EINVAL;
+	if ((a->aux_pause || a->aux_resume) &&
+	    !(leader->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE))
+		return -EOPNOTSUPP;
 	if (a->aux_start_paused &&
 	    !(event->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE))
 		return -EOPNOTSUPP;
 	return 0;
 }
 
+/* What the core checks of an event its PMU accepted. */
 static int perf_event_alloc_check(struct perf_event *event,
 				  struct task_struct *task)
 {

@@ -328,6 +328,7 @@ int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
 		   int nr_pages, bool overwrite);
 void perf_aux_put(struct perf_buffer *rb);
 int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma);
+void perf_aux_pause_resume(struct perf_event *event);
 
 /* overflow.c */
 void perf_event_wakeup(struct perf_event *event);

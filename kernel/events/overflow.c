@@ -276,6 +276,8 @@ int perf_event_overflow_throttle(struct perf_event *event,
 	}
 	if (event->attr.sigtrap)
 		sigtrap_queue(event, data);
+	if (unlikely(event->attr.aux_pause || event->attr.aux_resume))
+		perf_aux_pause_resume(event);
 
 	handler = READ_ONCE(event->overflow_handler);
 	handler(event, data, regs);

@@ -509,6 +509,81 @@ static void aux_overwrite_test(struct kunit *test)
 	aux_unmap(f->rb);
 }
 
+/* The AUX PMU's stop() and start() calls, as pause and resume see them. */
+static int aux_fake_stop_flags, aux_fake_start_flags;
+
+static void aux_fake_stop(struct perf_event *event, int flags)
+{
+	aux_fake_stop_flags = flags;
+}
+
+static void aux_fake_start(struct perf_event *event, int flags)
+{
+	aux_fake_start_flags = flags;
+}
+
+static struct pmu aux_fake_pmu_pause = {
+	.capabilities	= PERF_PMU_CAP_AUX_PAUSE,
+	.setup_aux	= aux_fake_setup,
+	.free_aux	= aux_fake_free,
+	.stop		= aux_fake_stop,
+	.start		= aux_fake_start,
+};
+
+/* @trigger's overflow, for the AUX leader active (or not) on this CPU. */
+static void aux_trigger(struct perf_event *leader, struct perf_event *trigger,
+			bool active)
+{
+	aux_fake_stop_flags = 0;
+	aux_fake_start_flags = 0;
+	preempt_disable();
+	leader->state = active ? PERF_EVENT_STATE_ACTIVE :
+				 PERF_EVENT_STATE_INACTIVE;
+	leader->oncpu = active ? smp_processor_id() : -1;
+	perf_aux_pause_resume(trigger);
+	leader->state = PERF_EVENT_STATE_OFF;
+	leader->oncpu = -1;
+	preempt_enable();
+}
+
+/*
+ * An aux_pause member's overflow pauses the leader's trace, an aux_resume
+ * member's resumes it; not while the leader is inactive or has no area.
+ */
+static void aux_pause_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_event *trigger;
+
+	trigger = kunit_kzalloc(test, sizeof(*trigger), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, trigger);
+	trigger->group_leader = f->event;
+	f->event->group_leader = f->event;
+	f->event->pmu = &aux_fake_pmu_pause;
+
+	trigger->attr.aux_pause = 1;
+	aux_trigger(f->event, trigger, true);	/* no area mapped yet */
+	KUNIT_EXPECT_EQ(test, aux_fake_stop_flags, 0);
+
+	aux_map(test, &aux_fake_pmu_pause, false, 0);
+	aux_trigger(f->event, trigger, true);
+	KUNIT_EXPECT_EQ(test, aux_fake_stop_flags, PERF_EF_PAUSE);
+	KUNIT_EXPECT_EQ(test, aux_fake_start_flags, 0);
+	aux_trigger(f->event, trigger, false);
+	KUNIT_EXPECT_EQ(test, aux_fake_stop_flags, 0);
+
+	trigger->attr.aux_pause = 0;
+	trigger->attr.aux_resume = 1;
+	aux_trigger(f->event, trigger, true);
+	KUNIT_EXPECT_EQ(test, aux_fake_start_flags, PERF_EF_RESUME);
+	KUNIT_EXPECT_EQ(test, aux_fake_stop_flags, 0);
+
+	/* the leader's own overflow does nothing to its trace */
+	aux_trigger(f->event, f->event, true);
+	KUNIT_EXPECT_EQ(test, aux_fake_start_flags, 0);
+	aux_unmap(f->rb);
+}
+
 static struct kunit_case aux_cases[] = {
 	KUNIT_CASE(aux_setup_test),
 	KUNIT_CASE(aux_no_sg_test),
@@ -516,6 +591,7 @@ static struct kunit_case aux_cases[] = {
 	KUNIT_CASE(aux_empty_test),
 	KUNIT_CASE(aux_wakeup_test),
 	KUNIT_CASE(aux_overwrite_test),
+	KUNIT_CASE(aux_pause_test),
 	{}
 };
 
