@@ -7,7 +7,7 @@
 # ACPI=1 boots the arm64 guest through UEFI firmware (qemu-efi-aarch64),
 # which describes the machine with ACPI tables instead of a device tree;
 # KVM=1 gives the arm64 guest EL2 (virtualization=on), where KVM runs;
-# TESTS="a b" runs only those test programs.
+# TESTS="a b" runs only those test programs; APPEND adds kernel arguments.
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
@@ -15,6 +15,7 @@ arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
 limit=${GUEST_TIMEOUT:-2100}
 append="panic=-1 oops=panic bench.mode=$mode"
 [ -n "${TESTS:-}" ] && append="$append bench.tests=${TESTS// /,}"
+[ -n "${APPEND:-}" ] && append="$append $APPEND"
 common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in

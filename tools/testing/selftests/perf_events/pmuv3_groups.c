@@ -24,7 +24,7 @@ FIXTURE_SETUP(pmuv3)
 	self->nr = 0;
 	if (pmuv3_find(&self->pmu))
 		SKIP(return, "no PMUv3 PMU");
-	pin_to_cpu(0);
+	pin_to_cpu(test_cpu());
 }
 
 static void close_all(int *fds, int *nr)

@@ -70,6 +70,26 @@ static inline void pin_to_cpu(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/*
+ * The CPU the multiplexing and KVM tests run on: the first tickless one
+ * where the kernel was booted with nohz_full= (the tick then stays off
+ * while a single task runs, and rotation must do without it), else CPU 0.
+ * Exact user instruction counts gain a few thousand per million on such a
+ * CPU under QEMU (stock too), so the counting tests stay on CPU 0.
+ */
+static inline int test_cpu(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/nohz_full", "r");
+	int cpu;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &cpu) != 1)
+		cpu = 0;
+	fclose(f);
+	return cpu;
+}
+
 static inline void hw_attr(struct perf_event_attr *attr, __u32 type,
 			   __u64 config)
 {

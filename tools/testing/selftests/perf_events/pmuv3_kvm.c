@@ -217,7 +217,7 @@ FIXTURE_SETUP(kvm)
 	why = vm_open(&self->vm);
 	if (why)
 		SKIP(return, "%s", why);
-	pin_to_cpu(0);
+	pin_to_cpu(test_cpu());
 }
 
 FIXTURE_TEARDOWN(kvm)
