@@ -300,6 +300,7 @@ void *perf_aux_output_begin(struct perf_output_handle *handle,
 	handle->aux_flags = 0;
 	rcu_read_lock();
 	rb = rcu_dereference(owner->rb);
+	/* acquire: the area's fields, set before perf_aux_alloc() publishes */
 	if (!rb || !smp_load_acquire(&rb->aux_nr_pages) ||
 	    !refcount_inc_not_zero(&rb->aux_refcount)) {
 		rcu_read_unlock();
@@ -425,6 +426,7 @@ void perf_aux_pause_resume(struct perf_event *event)
 	barrier();
 	rcu_read_lock();
 	rb = rcu_dereference(owner->rb);
+	/* acquire: pairs with the release in perf_aux_alloc() */
 	if (rb && smp_load_acquire(&rb->aux_nr_pages) &&
 	    READ_ONCE(aux->state) == PERF_EVENT_STATE_ACTIVE &&
 	    READ_ONCE(aux->oncpu) == smp_processor_id()) {

@@ -34,60 +34,54 @@
 #define GUEST_LOOP	10000
 
 /*
- * The guest, at EL1 with its MMU off; each store to GUEST_MMIO is an exit
- * that hands one value to the test.
+ * The guest, AArch64 machine code run at EL1 with the MMU off; each store
+ * to GUEST_MMIO is an exit that hands one value to the test.
  *   1. PMCR_EL0 as the guest sees it
  *   2. cycles and 3. instructions (event 0x08) counted over GUEST_LOOP
  *      iterations of a two-instruction loop
  *   4. PMOVSSET_EL0 after event counter 0, started 1000 instructions
  *      short of its 32-bit overflow, ran through the loop again
  */
-extern char guest_code_start[], guest_code_end[];
-asm(".pushsection .text\n"
-    ".balign 4\n"
-    ".global guest_code_start\n"
-    "guest_code_start:\n"
-    "	mov	x10, #0x1000\n"
-    "	mrs	x0, pmcr_el0\n"
-    "	str	x0, [x10]\n"
-    "	mov	x1, #0x08\n"
-    "	msr	pmevtyper0_el0, x1\n"
-    "	msr	pmccfiltr_el0, xzr\n"
-    "	movz	x1, #0x8000, lsl #16\n"
-    "	movk	x1, #1\n"
-    "	msr	pmcntenset_el0, x1\n"
-    "	mrs	x2, pmcr_el0\n"
-    "	orr	x2, x2, #7\n"
-    "	msr	pmcr_el0, x2\n"
-    "	isb\n"
-    "	mov	x3, #10000\n"
-    "1:	subs	x3, x3, #1\n"
-    "	b.ne	1b\n"
-    "	isb\n"
-    "	mrs	x4, pmccntr_el0\n"
-    "	mrs	x5, pmevcntr0_el0\n"
-    "	msr	pmcntenclr_el0, x1\n"
-    "	str	x4, [x10]\n"
-    "	str	x5, [x10]\n"
-    "	movz	x1, #0xffff, lsl #16\n"
-    "	movk	x1, #0xfc18\n"
-    "	msr	pmevcntr0_el0, x1\n"
-    "	mov	x1, #1\n"
-    "	msr	pmintenset_el1, x1\n"
-    "	msr	pmcntenset_el0, x1\n"
-    "	isb\n"
-    "	mov	x3, #10000\n"
-    "2:	subs	x3, x3, #1\n"
-    "	b.ne	2b\n"
-    "	isb\n"
-    "	msr	pmcntenclr_el0, x1\n"
-    "	mrs	x6, pmovsset_el0\n"
-    "	str	x6, [x10]\n"
-    "3:	wfi\n"
-    "	b	3b\n"
-    ".global guest_code_end\n"
-    "guest_code_end:\n"
-    ".popsection\n");
+static const uint32_t guest_code[] = {
+	0xd282000a,	/* mov	x10, #0x1000		MMIO address */
+	0xd53b9c00,	/* mrs	x0, pmcr_el0 */
+	0xf9000140,	/* str	x0, [x10]		1. PMCR_EL0 */
+	0xd2800101,	/* mov	x1, #0x8		INST_RETIRED */
+	0xd51bec01,	/* msr	pmevtyper0_el0, x1 */
+	0xd51befff,	/* msr	pmccfiltr_el0, xzr */
+	0xd2b00001,	/* mov	x1, #0x80000000		cycle counter */
+	0xf2800021,	/* movk	x1, #0x1		and counter 0 */
+	0xd51b9c21,	/* msr	pmcntenset_el0, x1 */
+	0xd53b9c02,	/* mrs	x2, pmcr_el0 */
+	0xb2400842,	/* orr	x2, x2, #0x7		E, P, C */
+	0xd51b9c02,	/* msr	pmcr_el0, x2 */
+	0xd5033fdf,	/* isb */
+	0xd284e203,	/* mov	x3, #10000 */
+	0xf1000463,	/* 1: subs x3, x3, #1 */
+	0x54ffffe1,	/* b.ne	1b */
+	0xd5033fdf,	/* isb */
+	0xd53b9d04,	/* mrs	x4, pmccntr_el0 */
+	0xd53be805,	/* mrs	x5, pmevcntr0_el0 */
+	0xd51b9c41,	/* msr	pmcntenclr_el0, x1 */
+	0xf9000144,	/* str	x4, [x10]		2. cycles */
+	0xf9000145,	/* str	x5, [x10]		3. instructions */
+	0xd2bfffe1,	/* mov	x1, #0xffff0000 */
+	0xf29f8301,	/* movk	x1, #0xfc18		1000 to overflow */
+	0xd51be801,	/* msr	pmevcntr0_el0, x1 */
+	0xd2800021,	/* mov	x1, #0x1 */
+	0xd5189e21,	/* msr	pmintenset_el1, x1 */
+	0xd51b9c21,	/* msr	pmcntenset_el0, x1 */
+	0xd5033fdf,	/* isb */
+	0xd284e203,	/* mov	x3, #10000 */
+	0xf1000463,	/* 2: subs x3, x3, #1 */
+	0x54ffffe1,	/* b.ne	2b */
+	0xd5033fdf,	/* isb */
+	0xd51b9c41,	/* msr	pmcntenclr_el0, x1 */
+	0xd53b9e66,	/* mrs	x6, pmovsset_el0 */
+	0xf9000146,	/* str	x6, [x10]		4. PMOVSSET_EL0 */
+	0xd503207f,	/* 3: wfi */
+	0x17ffffff,	/* b	3b */
+};
 
 #define CORE_REG(r) (KVM_REG_ARM64 | KVM_REG_SIZE_U64 | KVM_REG_ARM_CORE | \
 		     (offsetof(struct kvm_regs, r) / sizeof(__u32)))
@@ -143,7 +137,7 @@ static int vm_setup(struct vm *vm, __u32 features)
 		vm->ram = NULL;
 		return -1;
 	}
-	memcpy(vm->ram, guest_code_start, guest_code_end - guest_code_start);
+	memcpy(vm->ram, guest_code, sizeof(guest_code));
 	region.userspace_addr = (__u64)(unsigned long)vm->ram;
 	if (ioctl(vm->vm, KVM_SET_USER_MEMORY_REGION, &region))
 		return -1;
