@@ -204,6 +204,16 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(cpumask);
 
+/* How many address filters an event of the PMU takes (AUX PMUs). */
+static ssize_t nr_addr_filters_show(struct device *dev,
+				    struct device_attribute *attr, char *page)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return sysfs_emit(page, "%d\n", pmu->nr_addr_filters);
+}
+static DEVICE_ATTR_RO(nr_addr_filters);
+
 /* Does a driver's own unnamed attribute group have a file called @name? */
 static bool pmu_driver_has(struct pmu *pmu, const char *name)
 {
@@ -221,7 +231,10 @@ static bool pmu_driver_has(struct pmu *pmu, const char *name)
 	return false;
 }
 
-/* "cpumask" only for a scoped PMU whose driver does not show its own. */
+/*
+ * "cpumask" only for a scoped PMU whose driver does not show its own,
+ * "nr_addr_filters" only for a PMU that has address filters.
+ */
 static umode_t pmu_dev_is_visible(struct kobject *kobj, struct attribute *attr,
 				  int n)
 {
@@ -230,6 +243,8 @@ static umode_t pmu_dev_is_visible(struct kobject *kobj, struct attribute *attr,
 	if (attr == &dev_attr_cpumask.attr &&
 	    (!pmu_has_scope(pmu) || pmu_driver_has(pmu, "cpumask")))
 		return 0;
+	if (attr == &dev_attr_nr_addr_filters.attr && !pmu->nr_addr_filters)
+		return 0;
 	return attr->mode;
 }
 
@@ -237,6 +252,7 @@ static struct attribute *pmu_dev_attrs[] = {
 	&dev_attr_type.attr,
 	&dev_attr_perf_event_mux_interval_ms.attr,
 	&dev_attr_cpumask.attr,
+	&dev_attr_nr_addr_filters.attr,
 	NULL,
 };
 
