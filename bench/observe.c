@@ -151,7 +151,7 @@ static long read_sysctl(const char *path)
 /* The PMU type number from sysfs, or -1. */
 static int pmu_type(const char *name)
 {
-	char path[256];
+	char path[512];
 
 	snprintf(path, sizeof(path),
 		 "/sys/bus/event_source/devices/%s/type", name);
@@ -777,6 +777,273 @@ static void observe_permissions(void)
 			pid = fork();
 			if (pid == 0)
 				perm_child(prefix, caps);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
+	}
+	write_sysctl(PARANOID, saved);
+}
+
+/* ---- a PMU with an AUX area and address filters (arm64: cs_etm) ------ */
+
+/* The first PMU whose sysfs nr_addr_filters is not 0, or -1. */
+static int addr_filter_pmu(char *name, size_t len)
+{
+	const char *base = "/sys/bus/event_source/devices";
+	struct dirent **pmus;
+	char path[512];
+	int n, i, type = -1;
+
+	n = scandir(base, &pmus, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/nr_addr_filters", base,
+			 pmus[i]->d_name);
+		if (type < 0 && pmus[i]->d_name[0] != '.' &&
+		    read_sysctl(path) > 0) {
+			snprintf(name, len, "%s", pmus[i]->d_name);
+			type = pmu_type(name);
+		}
+		free(pmus[i]);
+	}
+	if (n >= 0)
+		free(pmus);
+	return type;
+}
+
+/* 0 for events of the AUX PMU that trace the kernel too */
+static int aux_user_only = 1;
+
+static void aux_attr(struct perf_event_attr *a, int type)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = type;
+	a->size = sizeof(*a);
+	a->disabled = 1;
+	a->exclude_kernel = aux_user_only;
+	a->exclude_hv = 1;
+}
+
+/* SET_FILTER with @filter on a new event of @type; the errno under @key */
+static void try_addr_filter(const char *key, int type, int cpu,
+			    const char *filter)
+{
+	struct perf_event_attr a;
+	int fd, ret;
+
+	aux_attr(&a, type);
+	fd = sys_open(&a, cpu < 0 ? 0 : -1, cpu, -1, 0);
+	if (fd < 0) {
+		say(key, "open %s", res(fd));
+		return;
+	}
+	ret = ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter);
+	say(key, "%s", res(ret < 0 ? -errno : ret));
+	if (!ret) {
+		/* a second filter replaces the first */
+		ret = ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter);
+		say(key, "again %s", res(ret < 0 ? -errno : ret));
+	}
+	close(fd);
+}
+
+static const struct {
+	const char *name;
+	const char *filter;
+} addr_filters[] = {
+	{ "range", "filter 0x1000/0x100" },
+	{ "range_dec", "filter 4096/256" },
+	{ "range_oct", "filter 010000/0400" },
+	{ "range_nohex", "filter 1000/100" },
+	{ "range_spaces", "  filter   0x1000/0x100  " },
+	{ "range_tab", "filter\t0x1000/0x100" },
+	{ "range_newline", "filter 0x1000/0x100\n" },
+	{ "range_slash_spaces", "filter 0x1000 / 0x100" },
+	{ "range_zero_size", "filter 0x1000/0" },
+	{ "range_no_size", "filter 0x1000" },
+	{ "range_huge", "filter 0xffffffffffffffff/0x100" },
+	{ "range_overflow", "filter 0x10000000000000000/0x100" },
+	{ "start", "start 0x1000" },
+	{ "stop", "stop 0x1000" },
+	{ "start_size", "start 0x1000/0x100" },
+	{ "stop_size", "stop 0x1000/0x100" },
+	{ "start_stop", "start 0x1000 stop 0x2000" },
+	{ "start_stop_comma", "start 0x1000,stop 0x2000" },
+	{ "two_ranges", "filter 0x1000/0x100 filter 0x2000/0x100" },
+	{ "two_ranges_comma", "filter 0x1000/0x100,filter 0x2000/0x100" },
+	{ "two_ranges_comma_space", "filter 0x1000/0x100, filter 0x2000/0x100" },
+	{ "range_and_start", "filter 0x1000/0x100 start 0x2000" },
+	{ "eight", "filter 0x1000/0x10 filter 0x2000/0x10 filter 0x3000/0x10 filter 0x4000/0x10 filter 0x5000/0x10 filter 0x6000/0x10 filter 0x7000/0x10 filter 0x8000/0x10" },
+	{ "nine", "filter 0x1000/0x10 filter 0x2000/0x10 filter 0x3000/0x10 filter 0x4000/0x10 filter 0x5000/0x10 filter 0x6000/0x10 filter 0x7000/0x10 filter 0x8000/0x10 filter 0x9000/0x10" },
+	{ "file", "filter 0x1000/0x100@/tests/observe" },
+	{ "file_start", "start 0x1000@/tests/observe" },
+	{ "file_stop", "stop 0x1000@/bin/busybox" },
+	{ "file_no_size", "filter 0x1000@/tests/observe" },
+	{ "file_two", "filter 0x1000/0x100@/tests/observe filter 0x0/0x100@/bin/busybox" },
+	{ "file_and_kernel", "filter 0x1000/0x100@/tests/observe filter 0x1000/0x100" },
+	{ "file_missing", "filter 0x1000/0x100@/no/such/file" },
+	{ "file_dir", "filter 0x1000/0x100@/tests" },
+	{ "file_empty_path", "filter 0x1000/0x100@" },
+	{ "file_relative", "filter 0x1000/0x100@tests/observe" },
+	{ "file_proc", "filter 0x1000/0x100@/proc/self/exe" },
+	{ "file_space_at", "filter 0x1000/0x100 @/tests/observe" },
+	{ "empty", "" },
+	{ "space", " " },
+	{ "comma", "," },
+	{ "action_only", "filter" },
+	{ "start_only", "start" },
+	{ "bad_action", "trace 0x1000/0x100" },
+	{ "tracestop", "tracestop 0x1000/0x100" },
+	{ "upper", "FILTER 0x1000/0x100" },
+	{ "bad_number", "filter zz/0x100" },
+	{ "bad_size", "filter 0x1000/zz" },
+	{ "trailing_slash", "filter 0x1000/" },
+	{ "trailing_junk", "filter 0x1000/0x100 junk" },
+	{ "number_junk", "filter 0x1000x/0x100" },
+	{ "negative", "filter -0x1000/0x100" },
+	{ "plus", "filter +0x1000/0x100" },
+	{ "ftrace_syntax", "common_pid == 1" },
+};
+
+/* as nobody (paranoid 2, and 1, and with CAP_PERFMON): kernel and file filters */
+static void addr_filter_perm_child(const char *prefix, int type, int perfmon)
+{
+	char key[160];
+
+	if (drop_privileges(perfmon)) {
+		say(prefix, "cannot drop privileges");
+		_exit(1);
+	}
+	snprintf(key, sizeof(key), "%s.range", prefix);
+	try_addr_filter(key, type, -1, "filter 0x1000/0x100");
+	snprintf(key, sizeof(key), "%s.start", prefix);
+	try_addr_filter(key, type, -1, "start 0x1000");
+	snprintf(key, sizeof(key), "%s.file", prefix);
+	try_addr_filter(key, type, -1, "filter 0x1000/0x100@/tests/observe");
+	_exit(0);
+}
+
+static void observe_aux_pmu(void)
+{
+	static const long levels[] = { 2, 1 };
+	long saved = read_sysctl(PARANOID);
+	struct perf_event_attr a;
+	char name[256], key[160];
+	unsigned int i;
+	int type, fd, lead, ret;
+	void *ring;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	type = addr_filter_pmu(name, sizeof(name));
+	say("auxpmu.present", "%s", type < 0 ? "no" : "yes");
+	if (type < 0)
+		return;
+	aux_attr(&a, type);
+	try_open("auxpmu.open.task", &a, 0, -1, -1, 0);
+	try_open("auxpmu.open.cpu", &a, -1, 0, -1, 0);
+	a.exclude_kernel = 0;
+	try_open("auxpmu.open.kernel", &a, 0, -1, -1, 0);
+
+	for (i = 0; i < ARRAY_SIZE(addr_filters); i++) {
+		snprintf(key, sizeof(key), "auxpmu.filter.%s",
+			 addr_filters[i].name);
+		try_addr_filter(key, type, -1, addr_filters[i].filter);
+	}
+	try_addr_filter("auxpmu.filter.cpu.range", type, 0,
+			"filter 0x1000/0x100");
+	try_addr_filter("auxpmu.filter.cpu.file", type, 0,
+			"filter 0x1000/0x100@/tests/observe");
+	try_addr_filter("auxpmu.filter.cpu.start", type, 0, "start 0x1000");
+	aux_user_only = 0;
+	try_addr_filter("auxpmu.filter.kernel.range", type, -1,
+			"filter 0x1000/0x100");
+	try_addr_filter("auxpmu.filter.kernel.file", type, -1,
+			"filter 0x1000/0x100@/tests/observe");
+	try_addr_filter("auxpmu.filter.kernel.cpu.range", type, 0,
+			"filter 0x1000/0x100");
+	aux_user_only = 1;
+
+	/* a bad pointer, and a filter on a software event */
+	aux_attr(&a, type);
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		ret = ioctl(fd, PERF_EVENT_IOC_SET_FILTER, (void *)8);
+		say("auxpmu.filter.efault", "%s", res(ret < 0 ? -errno : ret));
+		/* with the event enabled: the PMU resyncs its filters */
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		ret = ioctl(fd, PERF_EVENT_IOC_SET_FILTER,
+			    "filter 0x1000/0x100@/tests/observe");
+		say("auxpmu.filter.enabled", "%s",
+		    res(ret < 0 ? -errno : ret));
+		close(fd);
+	}
+
+	/* AUX samples and actions of group members on such a leader */
+	aux_attr(&a, type);
+	lead = sys_open(&a, 0, -1, -1, 0);
+	say("auxpmu.leader", "%s", res(lead));
+	if (lead >= 0) {
+		static const struct {
+			const char *name;
+			uint64_t sample_type;
+			uint32_t aux_sample_size;
+		} members[] = {
+			{ "sample_aux", PERF_SAMPLE_AUX, 4096 },
+			{ "sample_aux_no_size", PERF_SAMPLE_AUX, 0 },
+			{ "size_no_sample_aux", PERF_SAMPLE_IP, 4096 },
+			{ "sample_aux_huge", PERF_SAMPLE_AUX, 1U << 20 },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(members); i++) {
+			sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+			a.sample_period = 100000;
+			a.sample_type = members[i].sample_type;
+			a.aux_sample_size = members[i].aux_sample_size;
+			snprintf(key, sizeof(key), "auxpmu.member.%s",
+				 members[i].name);
+			try_open(key, &a, 0, -1, lead, 0);
+		}
+		sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.aux_output = 1;
+		try_open("auxpmu.member.aux_output", &a, 0, -1, lead, 0);
+		sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.aux_pause = 1;
+		try_open("auxpmu.member.aux_pause", &a, 0, -1, lead, 0);
+
+		/* the AUX area of the leader: 2 data pages, 4 AUX pages */
+		ring = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
+			    lead, 0);
+		say("auxpmu.mmap.data", "%s", res(ring == MAP_FAILED ? -errno : 0));
+		if (ring != MAP_FAILED) {
+			struct perf_event_mmap_page *up = ring;
+			void *aux;
+
+			up->aux_offset = 4 * pg;
+			up->aux_size = 4 * pg;
+			aux = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, lead, 4 * pg);
+			say("auxpmu.mmap.aux", "%s",
+			    res(aux == MAP_FAILED ? -errno : 0));
+			if (aux != MAP_FAILED)
+				munmap(aux, 4 * pg);
+			munmap(ring, 3 * pg);
+		}
+		close(lead);
+	}
+
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		if (write_sysctl(PARANOID, levels[i]))
+			continue;
+		for (int caps = 0; caps < 2; caps++) {
+			char prefix[64];
+			pid_t pid;
+
+			snprintf(prefix, sizeof(prefix),
+				 "auxpmu.perm.paranoid%ld.%s", levels[i],
+				 caps ? "perfmon" : "nobody");
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0)
+				addr_filter_perm_child(prefix, type, caps);
 			if (pid > 0)
 				waitpid(pid, NULL, 0);
 		}
@@ -1676,6 +1943,7 @@ int main(int argc, char **argv)
 	observe_callchains();
 	observe_timer_callchain();
 	observe_hardware();
+	observe_aux_pmu();
 	observe_sysfs();
 	observe_sysctl_writes();
 	write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", rate);

@@ -17,6 +17,12 @@
  * overwrite mode, where the PMU moves handle.head itself); handle.wakeup
  * is the index at which the reader wants to hear of new data.
  *
+ * A member of a group led by such an event may ask for a copy of the
+ * leader's newest trace in each of its samples (PERF_SAMPLE_AUX, at most
+ * attr.aux_sample_size bytes): the leader's PMU copies it
+ * (snapshot_aux()) into a per-CPU bounce buffer while the sample is sized,
+ * and the sample takes it from there.
+ *
  * Locking: the area is set up and mapped under the event's mmap_mutex.
  * One output handle is open at a time per buffer (aux_busy); begin and end
  * run on the CPU where the writing event is active, in any context up to
@@ -29,6 +35,7 @@
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "internal.h"
 
@@ -453,26 +460,165 @@ void perf_event_itrace_started(struct perf_event *event)
 EXPORT_SYMBOL_GPL(perf_event_itrace_started);
 
 /*
- * Address filters of a PMU that has them (event->pmu->nr_addr_filters):
- * the PMU reprograms them when their generation changed.  Setting filters
- * (PERF_EVENT_IOC_SET_FILTER on such a PMU) is not built yet, so the
- * generation never moves.
+ * The bounce buffer of AUX samples, one per CPU while an event may take
+ * such samples.  A sample takes it while it is sized and gives it back
+ * once written (or dropped); a sample that nests inside another on the
+ * CPU (an NMI's) finds it busy and records no AUX data.
  */
-void perf_event_addr_filters_sync(struct perf_event *event)
-{
-	struct perf_addr_filters_head *head;
-	unsigned long gen;
+struct aux_sample_buf {
+	struct perf_buffer	rb;	/* data and size: for perf_output_copy() */
+	int			busy;
+};
 
-	if (!event->pmu->nr_addr_filters)
-		return;
-	head = perf_event_addr_filters(event);
-	raw_spin_lock(&head->lock);
-	gen = event->addr_filters_gen;
-	if (gen != event->hw.addr_filters_gen) {
-		/* the PMU reads the list and ranges under the same lock */
-		event->hw.addr_filters_gen = gen;
-		event->pmu->addr_filters_sync(event);
-	}
-	raw_spin_unlock(&head->lock);
+/* a record's size is a u16: no sample holds more */
+#define AUX_SAMPLE_MAX	SZ_64K
+
+static struct aux_sample_buf __percpu *aux_sample_bufs;
+static int aux_sample_users;
+static DEFINE_MUTEX(aux_sample_mutex);
+
+static void aux_sample_bufs_free(struct aux_sample_buf __percpu *bufs)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		vfree(per_cpu_ptr(bufs, cpu)->rb.data);
+	free_percpu(bufs);
 }
-EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
+
+static int aux_sample_get(void)
+{
+	struct aux_sample_buf __percpu *bufs;
+	int cpu, ret = 0;
+
+	mutex_lock(&aux_sample_mutex);
+	if (aux_sample_users++)
+		goto out;
+	bufs = alloc_percpu(struct aux_sample_buf);
+	if (!bufs)
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		struct aux_sample_buf *b = per_cpu_ptr(bufs, cpu);
+
+		b->rb.data = vmalloc_node(AUX_SAMPLE_MAX, cpu_to_node(cpu));
+		b->rb.size = AUX_SAMPLE_MAX;
+		if (!b->rb.data) {
+			aux_sample_bufs_free(bufs);
+			goto fail;
+		}
+	}
+	rcu_assign_pointer(aux_sample_bufs, bufs);
+	goto out;
+fail:
+	aux_sample_users--;
+	ret = -ENOMEM;
+out:
+	mutex_unlock(&aux_sample_mutex);
+	return ret;
+}
+
+static void aux_sample_put(void)
+{
+	struct aux_sample_buf __percpu *bufs = NULL;
+
+	mutex_lock(&aux_sample_mutex);
+	if (!--aux_sample_users) {
+		bufs = aux_sample_bufs;
+		RCU_INIT_POINTER(aux_sample_bufs, NULL);
+	}
+	mutex_unlock(&aux_sample_mutex);
+	if (bufs) {
+		/* samples are written with IRQs off, inside RCU */
+		synchronize_rcu();
+		aux_sample_bufs_free(bufs);
+	}
+}
+
+/*
+ * aux_sample_size: the group's leader must be an AUX event whose PMU can
+ * take a snapshot of its trace.
+ */
+int perf_aux_sample_init(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (!event->attr.aux_sample_size)
+		return 0;
+	if (leader == event || !has_aux(leader) || !leader->pmu->snapshot_aux)
+		return -EINVAL;
+	event->attach_state |= PERF_ATTACH_AUX_SAMPLE;
+	return aux_sample_get();
+}
+
+void perf_aux_sample_free(struct perf_event *event)
+{
+	if (event->attach_state & PERF_ATTACH_AUX_SAMPLE)
+		aux_sample_put();
+}
+
+/*
+ * Size the AUX part of a sample of @event: ask the leader's PMU for at
+ * most aux_sample_size bytes (and no more than the record has room for),
+ * if the leader is tracing on this CPU.  IRQs off, inside RCU.
+ */
+void perf_aux_sample_prepare(struct perf_sample_data *data,
+			     struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_output_handle handle = { };
+	u32 used = perf_sample_data_size(data, event);
+	struct aux_sample_buf *b;
+	unsigned long size;
+	long copied;
+
+	data->aux_size = 0;
+	if (!(event->attach_state & PERF_ATTACH_AUX_SAMPLE))
+		return;
+	if (READ_ONCE(leader->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(leader->oncpu) != smp_processor_id())
+		return;
+	size = min_t(unsigned long, event->attr.aux_sample_size,
+		     used < USHRT_MAX ? USHRT_MAX - used : 0);
+	size = round_down(size, sizeof(u64));
+	b = this_cpu_ptr(rcu_dereference(aux_sample_bufs));
+	if (!size || b->busy)
+		return;
+	b->busy = 1;
+	barrier();
+	handle.rb = &b->rb;
+	handle.event = leader;
+	handle.size = size;
+	copied = leader->pmu->snapshot_aux(leader, &handle, size);
+	if (copied <= 0 || copied > size) {
+		barrier();
+		b->busy = 0;
+		return;
+	}
+	data->aux_size = copied;
+	data->dyn_size += ALIGN(copied, sizeof(u64));
+}
+
+/* Write the AUX part sized above: its size, the bytes, zeroes to a u64. */
+void perf_aux_sample_output(struct perf_output_handle *handle,
+			    struct perf_sample_data *data)
+{
+	struct aux_sample_buf *b;
+	u64 zero = 0;
+
+	perf_output_put(handle, data->aux_size);
+	if (!data->aux_size)
+		return;
+	b = this_cpu_ptr(rcu_dereference(aux_sample_bufs));
+	perf_output_copy(handle, b->rb.data, data->aux_size);
+	perf_output_copy(handle, &zero,
+			 ALIGN(data->aux_size, sizeof(u64)) - data->aux_size);
+}
+
+/* The sample is written or dropped: its bounce buffer is free again. */
+void perf_aux_sample_done(struct perf_sample_data *data)
+{
+	if (data->aux_size) {
+		barrier();
+		this_cpu_ptr(rcu_dereference(aux_sample_bufs))->busy = 0;
+	}
+}

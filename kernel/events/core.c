@@ -114,6 +114,8 @@ void perf_event_free(struct perf_event *event)
 	perf_overflow_free_event(event);
 	perf_callchain_event_free(event);
 	perf_sideband_free(event);
+	perf_addr_filters_free(event);
+	perf_aux_sample_free(event);
 	if (event->rb) {
 		mutex_lock(&event->mmap_mutex);
 		perf_rb_detach(event);
@@ -275,6 +277,8 @@ static struct perf_event *event_alloc(struct perf_event_attr *attr, int cpu,
 	}
 	event->pmu = pmu;
 	ret = perf_event_alloc_check(event, task);
+	if (!ret)
+		ret = perf_addr_filters_alloc(event);
 	if (ret) {
 		perf_event_free(event);
 		return ERR_PTR(ret);
@@ -964,7 +968,7 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 
 /*
  * exec: events opened with enable_on_exec start counting now, those with
- * remove_on_exec stop for good.
+ * remove_on_exec stop for good; file address filters lose their ranges.
  */
 void perf_event_exec(void)
 {
@@ -973,6 +977,7 @@ void perf_event_exec(void)
 	mutex_lock(&current->perf_event_mutex);
 	ctx = current->perf_event_ctxp;
 	if (ctx) {
+		perf_addr_filters_exec();
 		mutex_lock(&ctx->mutex);
 		perf_ctx_call(ctx, list_first_entry_or_null(&ctx->event_list,
 							    struct perf_event,

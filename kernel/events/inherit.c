@@ -61,6 +61,7 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	event = perf_event_alloc_child(parent, child, leader);
 	if (IS_ERR(event))
 		return event;
+	perf_addr_filters_inherit(event, copied);
 	/*
 	 * The clone is on or off as the event it copies is now, whatever
 	 * attr.disabled said when the parent was opened (enable_on_exec and

@@ -73,6 +73,9 @@
 /* event->attach_state: counted among the side-band listeners (sideband.c) */
 #define PERF_ATTACH_SIDEBAND	0x2000
 
+/* event->attach_state: holds the AUX sample bounce buffers (aux.c) */
+#define PERF_ATTACH_AUX_SAMPLE	0x1000
+
 /* default perf_event_mux_interval_ms of a PMU */
 #define PERF_MUX_DEFAULT_MS	4
 
@@ -329,6 +332,27 @@ int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
 void perf_aux_put(struct perf_buffer *rb);
 int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma);
 void perf_aux_pause_resume(struct perf_event *event);
+int perf_aux_sample_init(struct perf_event *event);
+void perf_aux_sample_free(struct perf_event *event);
+void perf_aux_sample_prepare(struct perf_sample_data *data,
+			     struct perf_event *event);
+void perf_aux_sample_output(struct perf_output_handle *handle,
+			    struct perf_sample_data *data);
+void perf_aux_sample_done(struct perf_sample_data *data);
+
+/* addr_filter.c */
+int perf_addr_filters_parse(struct perf_event *event, char *str,
+			    struct list_head *filters, unsigned int *nr_files);
+bool perf_addr_filter_in_vma(const struct perf_addr_filter *f,
+			     const struct vm_area_struct *vma,
+			     struct perf_addr_filter_range *r);
+int perf_addr_filters_set(struct perf_event *event, char *str);
+int perf_addr_filters_alloc(struct perf_event *event);
+void perf_addr_filters_free(struct perf_event *event);
+void perf_addr_filters_inherit(struct perf_event *event,
+			       struct perf_event *copied);
+void perf_addr_filters_mmap(struct vm_area_struct *vma);
+void perf_addr_filters_exec(void);
 
 /* overflow.c */
 void perf_event_wakeup(struct perf_event *event);

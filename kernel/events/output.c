@@ -353,6 +353,9 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (todo & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
 		    PERF_SAMPLE_REGS_INTR))
 		perf_prepare_regs(data, event, regs);
+	/* and the AUX snapshot what is left after that */
+	if (todo & PERF_SAMPLE_AUX)
+		perf_aux_sample_prepare(data, event);
 }
 
 void perf_prepare_header(struct perf_event_header *header,
@@ -449,11 +452,8 @@ void perf_output_sample(struct perf_output_handle *handle,
 		perf_output_put(handle, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		perf_output_put(handle, data->code_page_size);
-	if (type & PERF_SAMPLE_AUX) {
-		u64 none = 0;	/* no AUX data: its size alone */
-
-		perf_output_put(handle, none);
-	}
+	if (type & PERF_SAMPLE_AUX)
+		perf_aux_sample_output(handle, data);
 	perf_output_sample_done(handle);
 }
 
@@ -482,6 +482,7 @@ static int sample_output(struct perf_event *event,
 		perf_output_sample(&handle, &header, data, event);
 		perf_output_end(&handle);
 	}
+	perf_aux_sample_done(data);
 	rcu_read_unlock();
 	local_irq_restore(flags);
 	return ret;

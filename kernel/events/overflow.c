@@ -501,12 +501,9 @@ void perf_sample_tick(struct perf_cpu_context *cpuctx)
  */
 int perf_sample_check(struct perf_event *event)
 {
-	struct perf_event_attr *a = &event->attr;
+	int ret = perf_regs_pmu_check(event);
 
-	/* no PMU here has an AUX area to take a sample of */
-	if (a->aux_sample_size)
-		return -EINVAL;
-	return perf_regs_pmu_check(event);
+	return ret ?: perf_aux_sample_init(event);
 }
 
 /* REFRESH arms a sampling event for @refresh more overflows, and enables it. */

@@ -584,6 +584,106 @@ static void aux_pause_test(struct kunit *test)
 	aux_unmap(f->rb);
 }
 
+/* A tracer's snapshot: the newest 13 bytes of its trace, at most @size. */
+static unsigned long aux_fake_snapshot_asked;
+
+static long aux_fake_snapshot(struct perf_event *event,
+			      struct perf_output_handle *handle,
+			      unsigned long size)
+{
+	static const char trace[] = "newest trace!";
+	unsigned long n = min(size, sizeof(trace) - 1);
+
+	aux_fake_snapshot_asked = size;
+	return n - perf_output_copy(handle, trace, n);
+}
+
+static struct pmu aux_fake_pmu_snapshot = {
+	.setup_aux	= aux_fake_setup,
+	.free_aux	= aux_fake_free,
+	.snapshot_aux	= aux_fake_snapshot,
+};
+
+/* One sample of @event, its AUX leader tracing on this CPU or not. */
+static void aux_sample(struct perf_event *event, bool active)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_sample_data data;
+
+	preempt_disable();
+	leader->state = active ? PERF_EVENT_STATE_ACTIVE :
+				 PERF_EVENT_STATE_INACTIVE;
+	leader->oncpu = active ? smp_processor_id() : -1;
+	perf_sample_data_init(&data, 0, 0);
+	perf_event_output(event, &data, NULL);
+	leader->state = PERF_EVENT_STATE_OFF;
+	leader->oncpu = -1;
+	preempt_enable();
+}
+
+/*
+ * PERF_SAMPLE_AUX: a member of an AUX leader's group takes at most
+ * aux_sample_size bytes of the leader's newest trace into its samples,
+ * padded to a u64; nothing while the leader does not trace here.  Only
+ * members of a group led by an AUX event whose PMU takes snapshots may
+ * ask for it.
+ */
+static void aux_sample_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_event *event = f->event, *leader;
+	u64 rec[4] = { };
+	struct perf_event_header *hdr = (void *)rec;
+
+	leader = kunit_kzalloc(test, sizeof(*leader), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, leader);
+	leader->group_leader = leader;
+	leader->oncpu = -1;
+	event->group_leader = leader;
+	event->pmu = &aux_fake_pmu;
+	event->attr.sample_type = PERF_SAMPLE_AUX;
+	event->attr.aux_sample_size = 40;
+
+	leader->pmu = &aux_fake_pmu;		/* no snapshots */
+	KUNIT_EXPECT_EQ(test, perf_aux_sample_init(event), -EINVAL);
+	leader->pmu = &aux_fake_pmu_snapshot;
+	event->group_leader = event;		/* not a member */
+	KUNIT_EXPECT_EQ(test, perf_aux_sample_init(event), -EINVAL);
+	event->group_leader = leader;
+	KUNIT_ASSERT_EQ(test, perf_aux_sample_init(event), 0);
+	perf_event_sizes_init(event);
+
+	aux_sample(event, true);
+	KUNIT_EXPECT_EQ(test, aux_fake_snapshot_asked, 40UL);
+	KUNIT_ASSERT_EQ(test, rb_head(f->rb), 32ULL);
+	rb_read(f->rb, 0, rec, sizeof(rec));
+	KUNIT_EXPECT_EQ(test, hdr->type, PERF_RECORD_SAMPLE);
+	KUNIT_EXPECT_EQ(test, hdr->size, 32);
+	KUNIT_EXPECT_EQ(test, rec[1], 13ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(&rec[2], "newest trace!\0\0\0", 16), 0);
+
+	/* the leader is not tracing here: an empty AUX part */
+	aux_fake_snapshot_asked = 0;
+	aux_sample(event, false);
+	KUNIT_EXPECT_EQ(test, aux_fake_snapshot_asked, 0UL);
+	KUNIT_ASSERT_EQ(test, rb_head(f->rb), 48ULL);
+	rb_read(f->rb, 32, rec, 16);
+	KUNIT_EXPECT_EQ(test, hdr->size, 16);
+	KUNIT_EXPECT_EQ(test, rec[1], 0ULL);
+
+	/* less asked than the tracer has: the size asked, rounded down */
+	event->attr.aux_sample_size = 11;
+	aux_sample(event, true);
+	KUNIT_EXPECT_EQ(test, aux_fake_snapshot_asked, 8UL);
+	rb_read(f->rb, 48, rec, 24);
+	KUNIT_EXPECT_EQ(test, hdr->size, 24);
+	KUNIT_EXPECT_EQ(test, rec[1], 8ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(&rec[2], "newest t", 8), 0);
+
+	perf_aux_sample_free(event);
+	event->attach_state = 0;
+}
+
 static struct kunit_case aux_cases[] = {
 	KUNIT_CASE(aux_setup_test),
 	KUNIT_CASE(aux_no_sg_test),
@@ -592,6 +692,7 @@ static struct kunit_case aux_cases[] = {
 	KUNIT_CASE(aux_wakeup_test),
 	KUNIT_CASE(aux_overwrite_test),
 	KUNIT_CASE(aux_pause_test),
+	KUNIT_CASE(aux_sample_test),
 	{}
 };
 

@@ -445,6 +445,7 @@ void perf_event_mmap(struct vm_area_struct *vma)
 	size_t len;
 	char *buf;
 
+	perf_addr_filters_mmap(vma);
 	if (!atomic_read(&perf_sb_events))
 		return;
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);

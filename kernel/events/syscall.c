@@ -306,7 +306,8 @@ static long perf_ioctl_modify(struct perf_event *event,
 }
 
 /*
- * SET_FILTER: an ftrace filter (tracepoint events, see tracepoint.c); the
+ * SET_FILTER: address filters on a PMU that has them (addr_filter.c), an
+ * ftrace filter otherwise (tracepoint events, see tracepoint.c); the
  * string is copied first, so a bad pointer is -EFAULT for any event.
  */
 static long perf_ioctl_set_filter(struct perf_event *event,
@@ -318,9 +319,8 @@ static long perf_ioctl_set_filter(struct perf_event *event,
 	filter = strndup_user(arg, PAGE_SIZE);
 	if (IS_ERR(filter))
 		return PTR_ERR(filter);
-	/* address filters of a PMU that has them are not built yet */
 	if (has_addr_filter(event))
-		ret = -EOPNOTSUPP;
+		ret = perf_addr_filters_set(event, filter);
 	else
 		ret = perf_tp_set_filter(event, filter);
 	kfree(filter);
