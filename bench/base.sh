@@ -7,7 +7,7 @@
 PKGS="linux-source-6.12 qemu-system-x86 qemu-system-arm qemu-efi-aarch64
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static flex bison bc
 	libelf-dev libssl-dev cpio rsync xz-utils kmod manpages-dev python3-ply
-	secilc
+	secilc bpftrace
 	git make gcc"
 
 missing=""

@@ -3,7 +3,7 @@
 # perf_smoke (host tools, in the guest): the Debian perf tool on forking
 # and single-process workloads.  Each check prints "ok N name" or
 # "not ok N name" with what it saw; a kselftest "# Totals:" line ends it.
-n=0 pass=0 fail=0
+n=0 pass=0 fail=0 skip=0
 check() {
 	local name=$1 cond=$2 why=$3
 
@@ -23,7 +23,7 @@ export PERF_PAGER=cat
 cd /tmp || exit 1
 # a CPU-bound loop of bash, about a second of guest time
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
-echo 1..11
+echo 1..15
 
 # perf stat on a workload whose CPU time is spent in a child process:
 # task-clock is the workload's CPU time, as the workload's rusage says
@@ -88,15 +88,17 @@ check "trace_summary" "$(is "$rc == 0 && ${calls:-0} >= 1")" \
 
 # perf stat --for-each-cgroup on cgroup v2: two busy cgroups, each
 # counted apart by cgroup events (b runs twice a's loop; a quarter of the
-# loop above, which runs far slower under perf stat -a here, on stock too)
+# loop above, which runs far slower under perf stat -a here, on stock too).
+# One after the other: under single-threaded TCG a vCPU runs faster while
+# the other idles, so loops run side by side would not take times in
+# proportion to their work.
 loop='i=0; while [ $i -lt 15000 ]; do i=$((i+1)); done'
 cg=/sys/fs/cgroup
 [ -e $cg/cgroup.procs ] || mount -t cgroup2 cgroup2 $cg
 echo +pids > $cg/cgroup.subtree_control 2>/dev/null
 mkdir -p $cg/smoke-a $cg/smoke-b
-two="(echo \$BASHPID > $cg/smoke-a/cgroup.procs; exec bash -c '$loop') &
-     (echo \$BASHPID > $cg/smoke-b/cgroup.procs; exec bash -c '$loop; $loop') &
-     wait"
+two="(echo \$BASHPID > $cg/smoke-a/cgroup.procs; exec bash -c '$loop')
+     (echo \$BASHPID > $cg/smoke-b/cgroup.procs; exec bash -c '$loop; $loop')"
 perf stat -a -e cpu-clock --for-each-cgroup smoke-a,smoke-b -o statG.txt -- \
 	bash -c "$two" > /dev/null 2>&1
 ca=$(awk '/cpu-clock/ && /smoke-a/ { gsub(",", "", $1); print $1 }' statG.txt)
@@ -113,9 +115,9 @@ check "stat_for_each_cgroup" "$(is "${ca:-0} >= 300 && ${cb:-0} >= 1.3 * ${ca:-0
 rmdir $cg/smoke-c $cg/smoke-d 2>/dev/null
 perf record -q -a -e cpu-clock -F 499 --all-cgroups -o recG.data -- \
 	bash -c "mkdir $cg/smoke-c $cg/smoke-d
-		 (echo \$BASHPID > $cg/smoke-c/cgroup.procs; exec bash -c '$loop') &
-		 (echo \$BASHPID > $cg/smoke-d/cgroup.procs; exec bash -c '$loop; $loop') &
-		 wait" > recG.txt 2>&1
+		 (echo \$BASHPID > $cg/smoke-c/cgroup.procs; exec bash -c '$loop')
+		 (echo \$BASHPID > $cg/smoke-d/cgroup.procs; exec bash -c '$loop; $loop')" \
+	> recG.txt 2>&1
 perf report -i recG.data --sort cgroup --stdio > reportG.txt 2>&1
 grep -v '^#' recG.txt reportG.txt | grep . | head -20 | sed 's/^/# /'
 pc=$(awk '$2 == "/smoke-c" { sub("%", "", $1); print $1 }' reportG.txt)
@@ -123,5 +125,48 @@ pd=$(awk '$2 == "/smoke-d" { sub("%", "", $1); print $1 }' reportG.txt)
 check "record_all_cgroups" "$(is "${pc:-0} > 0 && ${pd:-0} > ${pc:-0}")" \
 	"samples in /smoke-c ${pc:-none}%, /smoke-d ${pd:-none}%"
 
-echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
+# perf probe: a kprobe trace event made through tracefs' kprobe_events,
+# counted by perf stat as a tracepoint event (dd reads 300 times)
+reads='/usr/bin/dd if=/dev/zero of=/dev/null bs=1 count=300'
+perf probe -q -a vfs_read > probe.txt 2>&1
+perf stat -e probe:vfs_read -o statP.txt -- $reads > /dev/null 2>&1
+np=$(awk '/probe:vfs_read/ { gsub(",", "", $1); print $1 }' statP.txt)
+perf probe -q -d 'probe:vfs_read' >> probe.txt 2>&1
+check "probe_kprobe_stat" "$(is "${np:-0} >= 300 && ${np:-0} < 400")" \
+	"probe:vfs_read counted ${np:-none} ($(head -c 200 probe.txt))"
+
+# bpftrace, where the host has it: a kprobe program (the kprobe PMU and a
+# BPF program on it), a tracepoint program and a perf_event program of a
+# sampling software event (profile), each filtering by comm in BPF (the
+# command by its full path: bpftrace wants one binary, /bin is /usr/bin;
+# and runs the file the path resolves to: not sh, whose comm is dash)
+if command -v bpftrace > /dev/null; then
+	export BPFTRACE_NO_USER_SYMBOLS=1
+	bt() { timeout 120 bpftrace "$@" 2>&1; }
+	bt -e 'kprobe:vfs_read /comm == "dd"/ { @n = count(); }' -c "$reads" \
+		> btk.txt
+	nk=$(awk '/^@n:/ { print $2 }' btk.txt)
+	check "bpftrace_kprobe" "$(is "${nk:-0} >= 300 && ${nk:-0} < 400")" \
+		"kprobe:vfs_read ${nk:-none}: $(grep -v '^@' btk.txt | head -c 300)"
+	# -c splits its command at spaces, quotes and all: scripts, then
+	echo 'true & true & true & wait' > forks.sh
+	echo "$loop" > loop.sh
+	bt -e 'tracepoint:sched:sched_process_fork /comm == "bash"/ { @f = count(); }' \
+		-c "/usr/bin/bash forks.sh" > btt.txt
+	nf=$(awk '/^@f:/ { print $2 }' btt.txt)
+	check "bpftrace_tracepoint" "$(is "${nf:-0} >= 3")" \
+		"sched_process_fork ${nf:-none}: $(grep -v '^@' btt.txt | head -c 300)"
+	bt -e 'profile:hz:499 /comm == "bash"/ { @s = count(); }' \
+		-c "/usr/bin/bash loop.sh" > btp.txt
+	ns=$(awk '/^@s:/ { print $2 }' btp.txt)
+	check "bpftrace_profile" "$(is "${ns:-0} >= 20")" \
+		"profile samples of bash ${ns:-none}: $(grep -v '^@' btp.txt | head -c 300)"
+else
+	for c in bpftrace_kprobe bpftrace_tracepoint bpftrace_profile; do
+		n=$((n + 1)) skip=$((skip + 1))
+		echo "ok $n $c # SKIP the host has no bpftrace"
+	done
+fi
+
+echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
 [ "$fail" = 0 ]

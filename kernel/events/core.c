@@ -16,6 +16,7 @@
 #include <linux/ptrace.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/trace_events.h>
 
 #include "internal.h"
 
@@ -111,6 +112,8 @@ static void event_free_rcu(struct rcu_head *head)
 void perf_event_free(struct perf_event *event)
 {
 	security_perf_event_free(event);
+	/* off its trace event while the PMU's destroy has not freed that */
+	perf_event_free_bpf_prog(event);
 	perf_overflow_free_event(event);
 	perf_callchain_event_free(event);
 	perf_sideband_free(event);
@@ -305,9 +308,14 @@ struct perf_event *perf_event_alloc_child(struct perf_event *parent,
 					  struct task_struct *child,
 					  struct perf_event *leader)
 {
-	return event_alloc(&parent->attr, parent->cpu, child, leader, parent,
-			   parent->overflow_handler,
-			   parent->overflow_handler_context);
+	struct perf_event *event;
+
+	event = event_alloc(&parent->attr, parent->cpu, child, leader, parent,
+			    parent->overflow_handler,
+			    parent->overflow_handler_context);
+	if (!IS_ERR(event))
+		perf_bpf_inherit(event, parent);
+	return event;
 }
 
 static void event_add_to_ctx(struct perf_event *event,

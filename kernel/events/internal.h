@@ -218,6 +218,7 @@ static inline int perf_event_modify_breakpoint(struct perf_event *bp,
 #ifdef CONFIG_EVENT_TRACING
 void perf_tp_init(void);
 int perf_tp_set_filter(struct perf_event *event, char *filter);
+bool perf_event_is_tracing(struct perf_event *event);
 #else
 static inline void perf_tp_init(void)
 {
@@ -228,10 +229,32 @@ static inline int perf_tp_set_filter(struct perf_event *event,
 {
 	return -EINVAL;
 }
+
+static inline bool perf_event_is_tracing(struct perf_event *event)
+{
+	return false;
+}
 #endif
 
 /* bpf.c */
 long perf_ioctl_set_bpf(struct perf_event *event, u32 fd);
+#ifdef CONFIG_BPF_SYSCALL
+void perf_bpf_inherit(struct perf_event *child, struct perf_event *parent);
+bool perf_bpf_overflow(struct perf_event *event, struct perf_sample_data *data,
+		       struct pt_regs *regs);
+#else
+static inline void perf_bpf_inherit(struct perf_event *child,
+				    struct perf_event *parent)
+{
+}
+
+static inline bool perf_bpf_overflow(struct perf_event *event,
+				     struct perf_sample_data *data,
+				     struct pt_regs *regs)
+{
+	return true;
+}
+#endif
 
 /*
  * Sampling (issue 4)

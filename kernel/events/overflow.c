@@ -266,6 +266,9 @@ int perf_event_overflow_throttle(struct perf_event *event,
 		ret = perf_event_account_interrupt(event);
 	if (event->attr.freq)
 		freq_adjust(event, perf_clock());
+	/* a program that drops the sample drops all else it would do */
+	if (unlikely(event->prog) && !perf_bpf_overflow(event, data, regs))
+		return ret;
 
 	event->pending_kill = POLL_IN;
 	if (atomic_read(&event->event_limit) &&

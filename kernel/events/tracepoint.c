@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tracepoint events (PERF_TYPE_TRACEPOINT): the "tracepoint" PMU, whose
- * attr.config is the id of a trace event (tracefs events/<sys>/<name>/id),
- * the ftrace filter of such an event (PERF_EVENT_IOC_SET_FILTER), and
+ * Events of trace events: the "tracepoint" PMU (PERF_TYPE_TRACEPOINT),
+ * whose attr.config is the id of a trace event (tracefs
+ * events/<sys>/<name>/id), the "kprobe" PMU, each of whose events makes a
+ * kprobe of its own (a trace event that tracefs does not list), the
+ * ftrace filter of such an event (PERF_EVENT_IOC_SET_FILTER), and
  * perf_tp_event(), where the perf probe of every trace event hands over
  * its hits.
  *
@@ -29,6 +31,7 @@
  * before any ctx->lock.  Filters are set under the tracing side's
  * event_mutex, read locklessly by hits, and freed after a grace period.
  */
+#include <linux/capability.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -141,16 +144,43 @@ void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
 }
 EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
 
+#ifdef CONFIG_KPROBE_EVENTS
+static struct pmu perf_kprobe_pmu;
+#endif
+
+/* Is @event one of a trace event (its tp_event set by the tracing side)? */
+bool perf_event_is_tracing(struct perf_event *event)
+{
+	if (event->pmu == &perf_tracepoint_pmu)
+		return true;
+#ifdef CONFIG_KPROBE_EVENTS
+	if (event->pmu == &perf_kprobe_pmu)
+		return true;
+#endif
+	return false;
+}
+
 /*
  * PERF_EVENT_IOC_SET_FILTER: @filter in the syntax of tracefs' filter
- * files.  -EINVAL for other events or a filter that does not parse,
- * -EEXIST once the event has one.
+ * files, on the fields of the event's trace event.  -EINVAL for other
+ * events or a filter that does not parse, -EEXIST once the event has one.
  */
 int perf_tp_set_filter(struct perf_event *event, char *filter)
 {
-	if (event->pmu != &perf_tracepoint_pmu)
+	if (!perf_event_is_tracing(event))
 		return -EINVAL;
 	return ftrace_profile_set_filter(event, event->attr.config, filter);
+}
+
+/* The filter goes after the event left its trace event. */
+static void tp_free_filter(struct perf_event *event,
+			   struct event_filter *filter)
+{
+	if (!filter)
+		return;
+	/* hits may still be reading it */
+	synchronize_rcu();
+	ftrace_profile_free_filter(event);
 }
 
 /* Undo tp_event_init(): off the trace event, then the filter goes. */
@@ -159,11 +189,7 @@ static void tp_destroy(struct perf_event *event)
 	struct event_filter *filter = event->filter;
 
 	perf_trace_destroy(event);
-	if (!filter)
-		return;
-	/* hits may still be reading it */
-	synchronize_rcu();
-	ftrace_profile_free_filter(event);
+	tp_free_filter(event, filter);
 }
 
 /*
@@ -221,8 +247,81 @@ static struct pmu perf_tracepoint_pmu = {
 	.read		= tp_read,
 };
 
+#ifdef CONFIG_KPROBE_EVENTS
+/*
+ * The kprobe PMU.  An event probes attr.kprobe_func + attr.probe_offset,
+ * or the address attr.kprobe_addr when kprobe_func is 0 (or an empty
+ * string); bit 0 of attr.config (format/retprobe) makes it a return
+ * probe; the other bits of config are not looked at, as on stock.  Only
+ * CAP_PERFMON may place one; a clone made at fork gets a kprobe of its own
+ * without asking again.  The tracing side answers the
+ * rest: -E2BIG for a name longer than a symbol's, -ENOENT (or -EINVAL)
+ * for a place where no kprobe can go.
+ */
+#define KPROBE_RETPROBE	BIT_ULL(0)
+
+PMU_FORMAT_ATTR(retprobe, "config:0");
+
+static struct attribute *kprobe_format_attrs[] = {
+	&format_attr_retprobe.attr,
+	NULL,
+};
+
+static const struct attribute_group kprobe_format_group = {
+	.name	= "format",
+	.attrs	= kprobe_format_attrs,
+};
+
+static const struct attribute_group *kprobe_attr_groups[] = {
+	&kprobe_format_group,
+	NULL,
+};
+
+/* Undo kprobe_event_init(): the kprobe goes, then the filter. */
+static void kprobe_destroy(struct perf_event *event)
+{
+	struct event_filter *filter = event->filter;
+
+	perf_kprobe_destroy(event);
+	tp_free_filter(event, filter);
+}
+
+static int kprobe_event_init(struct perf_event *event)
+{
+	u64 config = event->attr.config;
+	int ret;
+
+	if (event->attr.type != perf_kprobe_pmu.type)
+		return -ENOENT;
+	if (!event->parent && !perfmon_capable())
+		return -EACCES;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	ret = perf_kprobe_init(event, config & KPROBE_RETPROBE);
+	if (!ret) {
+		event->destroy = kprobe_destroy;
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	}
+	return ret;
+}
+
+static struct pmu perf_kprobe_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.attr_groups	= kprobe_attr_groups,
+	.event_init	= kprobe_event_init,
+	.add		= tp_add,
+	.del		= tp_del,
+	.start		= tp_start,
+	.stop		= tp_stop,
+	.read		= tp_read,
+};
+#endif
+
 void __init perf_tp_init(void)
 {
 	perf_pmu_register(&perf_tracepoint_pmu, "tracepoint",
 			  PERF_TYPE_TRACEPOINT);
+#ifdef CONFIG_KPROBE_EVENTS
+	perf_pmu_register(&perf_kprobe_pmu, "kprobe", -1);
+#endif
 }

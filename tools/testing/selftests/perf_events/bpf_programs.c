@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF programs that run on perf events: a kprobe program on an event of
+ * the kprobe PMU, a tracepoint program on a tracepoint event (both run at
+ * each hit, before perf counts it, and drop it by returning 0), and a
+ * perf_event program on a sampling event (run at each overflow on the
+ * sample; returning 0 drops the sample).  Also bpf_perf_event_output()
+ * into a BPF_OUTPUT event through a perf event array, the program of an
+ * inherited event running for the child, PERF_EVENT_IOC_QUERY_BPF, a
+ * perf_event link that detaches when closed, and the errnos of a program
+ * an event cannot take.  The programs are a few instructions written out
+ * here, with an array map of counters.  Needs root (kprobes, tracepoints,
+ * bpf()).
+ */
+#define _GNU_SOURCE
+#include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+#include "perf_records.h"
+
+#define KPROBE_TYPE	"/sys/bus/event_source/devices/kprobe/type"
+#define TRACEFS		"/sys/kernel/tracing"
+#define TP_FORK		"sched/sched_process_fork"
+#define FUNC		"vfs_read"
+#define HITS		16
+#define REC_MAX		512
+#define OUT_MAGIC	0x5eedf00dULL
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+#define MOV64_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV32_IMM(d, i)		INSN(BPF_ALU | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define ST_W(d, o, i)		INSN(BPF_ST | BPF_MEM | BPF_W, d, 0, o, i)
+#define ST_DW(d, o, i)		INSN(BPF_ST | BPF_MEM | BPF_DW, d, 0, o, i)
+#define STX_DW(d, s, o)		INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define LDX_DW(d, s, o)		INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define XADD_DW(d, s, o) \
+	INSN(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, o, BPF_ADD)
+#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
+#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* a 64-bit load takes two instructions: the low half, then the high */
+#define LD64_LO(d, src, i)	INSN(BPF_LD | BPF_DW | BPF_IMM, d, src, 0, i)
+#define LD64_HI(i)		INSN(0, 0, 0, 0, i)
+
+/* slots of the counter map */
+enum { SLOT_RUNS, SLOT_PERIOD, NR_SLOTS };
+
+static int sys_bpf(int cmd, union bpf_attr *a)
+{
+	return syscall(__NR_bpf, cmd, a, sizeof(*a));
+}
+
+static int map_create(int type, int value_size, int entries)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = sizeof(uint32_t);
+	a.value_size = value_size;
+	a.max_entries = entries;
+	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+static uint64_t map_get(int map, uint32_t key)
+{
+	uint64_t v = ~0ULL;
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)&v;
+	sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+	return v;
+}
+
+/* Set a u64 slot of the counter map. */
+static int map_set(int map, uint32_t key, uint64_t v)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)&v;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a);
+}
+
+/* Put the event @fd at @key of a perf event array. */
+static int map_set_fd(int map, uint32_t key, uint32_t fd)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)&fd;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a);
+}
+
+static char verifier_log[4096];
+
+/* Load @n instructions as a program of @type; the fd or -errno. */
+static int prog_load(int type, const struct bpf_insn *insns, int n)
+{
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = type;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = n;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)verifier_log;
+	a.log_size = sizeof(verifier_log);
+	a.log_level = 1;
+	verifier_log[0] = 0;
+	fd = sys_bpf(BPF_PROG_LOAD, &a);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A program that adds 1 to slot 0 of @map, for a perf_event program
+ * copies the sample's period into slot 1, and returns @ret.
+ */
+static int load_counter(int type, int map, int ret)
+{
+	struct bpf_insn insns[] = {
+		MOV64_REG(6, 1),
+		ST_W(10, -4, SLOT_RUNS),
+		LD64_LO(1, BPF_PSEUDO_MAP_FD, map),
+		LD64_HI(0),
+		MOV64_REG(2, 10),
+		ADD64_IMM(2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(0, 0, 2),
+		MOV64_IMM(1, 1),
+		XADD_DW(0, 1, 0),
+		/* the period: perf_event programs only */
+		ST_W(10, -4, SLOT_PERIOD),
+		LD64_LO(1, BPF_PSEUDO_MAP_FD, map),
+		LD64_HI(0),
+		MOV64_REG(2, 10),
+		ADD64_IMM(2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(0, 0, 2),
+		LDX_DW(1, 6, offsetof(struct bpf_perf_event_data,
+				      sample_period)),
+		STX_DW(0, 1, 0),
+		MOV64_IMM(0, ret),
+		EXIT,
+	};
+	int n = ARRAY_SIZE(insns);
+
+	if (type != BPF_PROG_TYPE_PERF_EVENT) {
+		/* end after the count */
+		insns[10] = MOV64_IMM(0, ret);
+		insns[11] = EXIT;
+		n = 12;
+	}
+	return prog_load(type, insns, n);
+}
+
+/* A program that returns 1 and does nothing else. */
+static int load_ret1(int type)
+{
+	struct bpf_insn insns[] = { MOV64_IMM(0, 1), EXIT };
+
+	return prog_load(type, insns, ARRAY_SIZE(insns));
+}
+
+static int set_bpf(int fd, int prog)
+{
+	return ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ? -errno : 0;
+}
+
+static long kprobe_type(void)
+{
+	long type;
+
+	return read_int_file(KPROBE_TYPE, &type) ? -1 : type;
+}
+
+static int open_kprobe(long type)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.size = sizeof(attr);
+	attr.kprobe_func = (uintptr_t)FUNC;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static long tp_id(const char *name)
+{
+	char path[256];
+	long id;
+
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/id", name);
+	return read_int_file(path, &id) ? -1 : id;
+}
+
+static int open_tp(long id)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = id;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Page faults of the caller, sampled at each one, into a ring; an
+ * inherited one on CPU @cpu only (no ring for a task's inherited events
+ * of every CPU).
+ */
+static int open_faults(int inherit, int cpu)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.exclude_kernel = 0;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.inherit = inherit;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Run on CPU @cpu only, or (-1) on any. */
+static void pin_cpu(int cpu)
+{
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (cpu < 0 || i == cpu)
+			CPU_SET(i, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+}
+
+static void null_reads(int n)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	char c;
+
+	for (int i = 0; i < n; i++)
+		if (read(fd, &c, 1) < 0)
+			break;
+	close(fd);
+}
+
+static void forks(int n)
+{
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+/* Samples in @m, and how many of them are of task @tid (0: any). */
+static int count_samples(struct perf_map *m, uint32_t tid)
+{
+	struct perf_event_header *h;
+	uint64_t buf[REC_MAX / 8];
+	struct perf_sample s;
+	int n = 0;
+
+	while ((h = perf_map_next_type(m, buf, sizeof(buf),
+				       PERF_RECORD_SAMPLE))) {
+		perf_sample_parse(h, PERF_SAMPLE_TID, 0, 0, &s);
+		if (!tid || s.tid == tid)
+			n++;
+	}
+	return n;
+}
+
+static uint32_t prog_id(int prog)
+{
+	struct bpf_prog_info info;
+	union bpf_attr a;
+
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = prog;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uintptr_t)&info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) ? 0 : info.id;
+}
+
+FIXTURE(bpf) {
+	long kprobe;		/* the kprobe PMU's type */
+	long fork_tp;		/* the id of sched_process_fork */
+	int map;
+};
+
+FIXTURE_SETUP(bpf)
+{
+	int prog;
+
+	self->map = -1;
+	if (geteuid() != 0)
+		SKIP(return, "needs root");
+	self->map = map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint64_t),
+			       NR_SLOTS);
+	if (self->map < 0)
+		SKIP(return, "no bpf(): %s", strerror(errno));
+	prog = load_ret1(BPF_PROG_TYPE_PERF_EVENT);
+	if (prog == -EINVAL)
+		SKIP(return, "no BPF programs on perf events (BPF_EVENTS)");
+	ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+	close(prog);
+	self->kprobe = kprobe_type();
+	if (access(TRACEFS "/events", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	self->fork_tp = tp_id(TP_FORK);
+}
+
+FIXTURE_TEARDOWN(bpf)
+{
+	if (self->map >= 0)
+		close(self->map);
+}
+
+/*
+ * A kprobe program runs at every hit; returning 1 lets perf count the
+ * hit, 0 drops it (the program still ran).
+ */
+TEST_F(bpf, kprobe_program)
+{
+	for (int ret = 1; ret >= 0; ret--) {
+		int fd, prog;
+		int64_t n;
+
+		if (self->kprobe < 0)
+			SKIP(return, "no kprobe PMU");
+		ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
+		fd = open_kprobe(self->kprobe);
+		ASSERT_LE(0, fd) TH_LOG("kprobe: %s", strerror(-fd));
+		prog = load_counter(BPF_PROG_TYPE_KPROBE, self->map, ret);
+		ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+		ASSERT_EQ(0, set_bpf(fd, prog));
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		null_reads(HITS);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		n = read_count(fd);
+		EXPECT_LE(HITS, map_get(self->map, SLOT_RUNS));
+		EXPECT_LE(ret ? HITS : 0, n);
+		EXPECT_GE(ret ? HITS + 4 : 0, n);
+		close(prog);
+		close(fd);
+		/* the event's program went with it */
+		ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
+		null_reads(HITS);
+		EXPECT_EQ(0, map_get(self->map, SLOT_RUNS));
+	}
+}
+
+/* A tracepoint program on the tracepoint's event, the same way. */
+TEST_F(bpf, tracepoint_program)
+{
+	for (int ret = 1; ret >= 0; ret--) {
+		int fd, prog;
+		int64_t n;
+
+		if (self->fork_tp < 0)
+			SKIP(return, "no " TP_FORK " tracepoint");
+		ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
+		fd = open_tp(self->fork_tp);
+		ASSERT_LE(0, fd);
+		prog = load_counter(BPF_PROG_TYPE_TRACEPOINT, self->map, ret);
+		ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+		ASSERT_EQ(0, set_bpf(fd, prog));
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		forks(4);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		n = read_count(fd);
+		EXPECT_LE(4, map_get(self->map, SLOT_RUNS));
+		EXPECT_EQ(ret ? 4 : 0, n);
+		close(prog);
+		close(fd);
+	}
+}
+
+/*
+ * A perf_event program runs at each overflow, sees the sample's period,
+ * and drops the sample by returning 0.
+ */
+TEST_F(bpf, perf_event_program)
+{
+	for (int ret = 1; ret >= 0; ret--) {
+		struct perf_map m;
+		int fd, prog, n;
+
+		ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
+		ASSERT_EQ(0, map_set(self->map, SLOT_PERIOD, 0));
+		fd = open_faults(0, -1);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE));
+		prog = load_counter(BPF_PROG_TYPE_PERF_EVENT, self->map, ret);
+		ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+		ASSERT_EQ(0, set_bpf(fd, prog));
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		touch_pages(HITS);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		n = count_samples(&m, 0);
+		EXPECT_LE(HITS, map_get(self->map, SLOT_RUNS));
+		EXPECT_EQ(1, map_get(self->map, SLOT_PERIOD));
+		EXPECT_EQ(ret ? map_get(self->map, SLOT_RUNS) : 0, n);
+		/* the count goes on either way */
+		EXPECT_LE(HITS, read_count(fd));
+		perf_map_close(&m);
+		close(prog);
+		close(fd);
+	}
+}
+
+/* The copy of an inherited event runs the program for the child. */
+TEST_F(bpf, inherited_program)
+{
+	struct perf_map m;
+	int fd, prog, status;
+	pid_t pid;
+
+	ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
+	pin_cpu(0);
+	fd = open_faults(1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE));
+	prog = load_counter(BPF_PROG_TYPE_PERF_EVENT, self->map, 0);
+	ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+	ASSERT_EQ(0, set_bpf(fd, prog));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		touch_pages(HITS);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	EXPECT_EQ(0, count_samples(&m, pid));
+	EXPECT_LE(HITS, map_get(self->map, SLOT_RUNS));
+	perf_map_close(&m);
+	close(prog);
+	close(fd);
+	pin_cpu(-1);
+}
+
+/*
+ * bpf_perf_event_output() from a kprobe program: the record lands as a
+ * sample with the program's bytes as PERF_SAMPLE_RAW in the ring of the
+ * BPF_OUTPUT event at this CPU's slot of a perf event array.
+ */
+TEST_F(bpf, perf_event_output)
+{
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	uint64_t buf[REC_MAX / 8];
+	int kp, out, array, prog, found = 0;
+	struct perf_sample s;
+	struct perf_map m;
+
+	if (self->kprobe < 0)
+		SKIP(return, "no kprobe PMU");
+	pin_cpu(0);
+	array = map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(uint32_t), 1);
+	ASSERT_LE(0, array);
+	sw_attr(&attr, PERF_COUNT_SW_BPF_OUTPUT);
+	attr.exclude_kernel = 0;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.wakeup_events = 1;
+	out = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, out);
+	ASSERT_EQ(0, perf_map_open(&m, out, 8, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(0, map_set_fd(array, 0, out));
+
+	struct bpf_insn insns[] = {
+		MOV64_REG(6, 1),
+		LD64_LO(1, 0, (int)OUT_MAGIC),
+		LD64_HI(0),
+		STX_DW(10, 1, -8),
+		MOV64_REG(1, 6),
+		LD64_LO(2, BPF_PSEUDO_MAP_FD, array),
+		LD64_HI(0),
+		MOV32_IMM(3, -1),	/* BPF_F_CURRENT_CPU */
+		MOV64_REG(4, 10),
+		ADD64_IMM(4, -8),
+		MOV64_IMM(5, 8),
+		CALL(BPF_FUNC_perf_event_output),
+		MOV64_IMM(0, 1),
+		EXIT,
+	};
+	prog = prog_load(BPF_PROG_TYPE_KPROBE, insns, ARRAY_SIZE(insns));
+	ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+	kp = open_kprobe(self->kprobe);
+	ASSERT_LE(0, kp);
+	ASSERT_EQ(0, set_bpf(kp, prog));
+	ioctl(kp, PERF_EVENT_IOC_ENABLE, 0);
+	null_reads(4);
+	ioctl(kp, PERF_EVENT_IOC_DISABLE, 0);
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+				       PERF_RECORD_SAMPLE))) {
+		uint64_t v;
+
+		perf_sample_parse(h, PERF_SAMPLE_RAW, 0, 0, &s);
+		ASSERT_LE(8, s.raw_size);
+		memcpy(&v, (const char *)s.end - s.raw_size, sizeof(v));
+		EXPECT_EQ(OUT_MAGIC, v);
+		found++;
+	}
+	EXPECT_LE(4, found);
+	close(kp);
+	close(prog);
+	perf_map_close(&m);
+	close(out);
+	close(array);
+	pin_cpu(-1);
+}
+
+/* QUERY_BPF on a tracepoint's event lists the ids of its programs. */
+TEST_F(bpf, query)
+{
+	/* struct perf_event_query_bpf: ids_len, prog_cnt, ids[ids_len] */
+	uint32_t query[2 + 4];
+	int fd, prog;
+
+	if (self->fork_tp < 0)
+		SKIP(return, "no " TP_FORK " tracepoint");
+	fd = open_tp(self->fork_tp);
+	ASSERT_LE(0, fd);
+	memset(query, 0, sizeof(query));
+	query[0] = 4;
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_QUERY_BPF, query));
+	EXPECT_EQ(0, query[1]);
+	prog = load_ret1(BPF_PROG_TYPE_TRACEPOINT);
+	ASSERT_LE(0, prog);
+	ASSERT_EQ(0, set_bpf(fd, prog));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_QUERY_BPF, query));
+	EXPECT_EQ(1, query[1]);
+	EXPECT_EQ(prog_id(prog), query[2]);
+	close(prog);
+	close(fd);
+}
+
+/* A perf_event link holds the program until the link is closed. */
+TEST_F(bpf, link)
+{
+	union bpf_attr a;
+	int fd, prog, link;
+
+	if (self->kprobe < 0)
+		SKIP(return, "no kprobe PMU");
+	ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
+	fd = open_kprobe(self->kprobe);
+	ASSERT_LE(0, fd);
+	prog = load_counter(BPF_PROG_TYPE_KPROBE, self->map, 1);
+	ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.target_fd = fd;
+	a.link_create.attach_type = BPF_PERF_EVENT;
+	link = sys_bpf(BPF_LINK_CREATE, &a);
+	ASSERT_LE(0, link) TH_LOG("link: %s", strerror(errno));
+	/* one program at a time */
+	EXPECT_EQ(-EEXIST, set_bpf(fd, prog));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	null_reads(HITS);
+	EXPECT_LE(HITS, map_get(self->map, SLOT_RUNS));
+	close(link);
+	ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
+	null_reads(HITS);
+	EXPECT_EQ(0, map_get(self->map, SLOT_RUNS));
+	/* and the event takes another */
+	EXPECT_EQ(0, set_bpf(fd, prog));
+	close(prog);
+	close(fd);
+}
+
+/* Programs of the wrong kind, and one reading past the record: refused. */
+TEST_F(bpf, errnos)
+{
+	int kprobe_prog, tp_prog, pe_prog, sw, tp = -1, kp = -1;
+	struct bpf_insn far[] = { LDX_DW(0, 1, 2000), EXIT };
+	int far_prog;
+
+	kprobe_prog = load_ret1(BPF_PROG_TYPE_KPROBE);
+	tp_prog = load_ret1(BPF_PROG_TYPE_TRACEPOINT);
+	pe_prog = load_ret1(BPF_PROG_TYPE_PERF_EVENT);
+	far_prog = prog_load(BPF_PROG_TYPE_TRACEPOINT, far, ARRAY_SIZE(far));
+	ASSERT_LE(0, kprobe_prog);
+	ASSERT_LE(0, tp_prog);
+	ASSERT_LE(0, pe_prog);
+	ASSERT_LE(0, far_prog) TH_LOG("%s", verifier_log);
+
+	sw = open_faults(0, -1);
+	ASSERT_LE(0, sw);
+	EXPECT_EQ(-EINVAL, set_bpf(sw, kprobe_prog));
+	EXPECT_EQ(-EINVAL, set_bpf(sw, tp_prog));
+	EXPECT_EQ(0, set_bpf(sw, pe_prog));
+	EXPECT_EQ(-EEXIST, set_bpf(sw, pe_prog));
+	close(sw);
+	/* a counting event takes one too */
+	sw = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1, 1);
+	ASSERT_LE(0, sw);
+	EXPECT_EQ(0, set_bpf(sw, pe_prog));
+	close(sw);
+
+	if (self->fork_tp >= 0) {
+		tp = open_tp(self->fork_tp);
+		ASSERT_LE(0, tp);
+		EXPECT_EQ(-EINVAL, set_bpf(tp, kprobe_prog));
+		EXPECT_EQ(-EINVAL, set_bpf(tp, pe_prog));
+		EXPECT_EQ(-EACCES, set_bpf(tp, far_prog));
+		EXPECT_EQ(0, set_bpf(tp, tp_prog));
+		EXPECT_EQ(-EEXIST, set_bpf(tp, tp_prog));
+		close(tp);
+	}
+	if (self->kprobe >= 0) {
+		uint32_t query[2 + 4] = { 4 };
+
+		kp = open_kprobe(self->kprobe);
+		ASSERT_LE(0, kp);
+		EXPECT_EQ(-EINVAL, set_bpf(kp, tp_prog));
+		EXPECT_EQ(-EINVAL, set_bpf(kp, pe_prog));
+		EXPECT_EQ(0, set_bpf(kp, kprobe_prog));
+		/* QUERY_BPF answers for tracepoint events only */
+		EXPECT_EQ(-1, ioctl(kp, PERF_EVENT_IOC_QUERY_BPF, query));
+		EXPECT_EQ(EINVAL, errno);
+		close(kp);
+	}
+	close(far_prog);
+	close(pe_prog);
+	close(tp_prog);
+	close(kprobe_prog);
+}
+
+TEST_HARNESS_MAIN
