@@ -8,6 +8,9 @@
 # which describes the machine with ACPI tables instead of a device tree;
 # KVM=1 gives the arm64 guest EL2 (virtualization=on), where KVM runs;
 # TESTS="a b" runs only those test programs; APPEND adds kernel arguments.
+# x86 guests run single-threaded TCG (one host thread for both vCPUs):
+# with multi-threaded TCG, cross-modified code (static keys patched with
+# int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
@@ -21,7 +24,8 @@ common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 case $arch in
 x86_64)
 	# the host's root, read-only, for the perf tool (tests/perf_smoke)
-	qemu=(qemu-system-x86_64 -M q35 -cpu max "${common[@]}"
+	qemu=(qemu-system-x86_64 -M q35 -cpu max
+	      -accel tcg,thread="${TCG_THREAD:-single}" "${common[@]}"
 	      -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	      -append "console=ttyS0 tsc_early_khz=2000000 $append")
 	;;

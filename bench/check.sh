@@ -9,6 +9,7 @@
 kernel=$1 archs=$2 debug=${3:-0}
 ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 KVM_TESTS="pmuv3_kvm pmuv3_groups"
+LOCKDOWN_TESTS="security paranoid"
 export TALLY=$BUILD/tally-$kernel
 : > "$TALLY"
 : > "$TALLY.fail"
@@ -28,7 +29,17 @@ for arch in $archs; do
 	cat "$TOP/bench/known-stock-failures.$arch" > "$known"
 	[ "$kernel" = series ] && cat "$TOP/bench/known-series-gaps" >> "$known"
 	"$TOP/bench/report.sh" "$kernel-$arch" "$logfile" "$known"
-	[ "$arch" = arm64 ] || continue
+	if [ "$arch" = x86_64 ]; then
+		# booted locked down, as a distribution may boot: the LSM
+		# hooks and lockdown's refusals from the first event on
+		logfile=${logfile%.log}-lockdown.log
+		log "booting $kernel $arch with lockdown=confidentiality (log: $logfile)"
+		APPEND=lockdown=confidentiality TESTS="$LOCKDOWN_TESTS" \
+			"$TOP/bench/boot.sh" "$arch" "$image" "$initrd" check \
+			"$logfile" > /dev/null
+		"$TOP/bench/report.sh" "$kernel-$arch-lockdown" "$logfile" "$known"
+		continue
+	fi
 	# the same kernel booted through UEFI with ACPI tables: the PMU is
 	# found from the MADT; the PMUv3 suites run again on it
 	logfile=${logfile%.log}-acpi.log

@@ -7,6 +7,7 @@
 #include <grp.h>
 #include <stdlib.h>
 #include <linux/capability.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include "../kselftest_harness.h"
 
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+#define LOCKDOWN	"/sys/kernel/security/lockdown"
 #define NOBODY		65534
 
 /* What to try as nobody. */
@@ -217,6 +219,26 @@ static int open_as_nobody(struct perf_event_attr *attr, pid_t target, int cpu,
 }
 
 /* A user-only sampling event with @sample_type. */
+/*
+ * Is the kernel locked down for confidentiality (lockdown=confidentiality
+ * at boot)?  Then PERF_SAMPLE_REGS_INTR is EPERM for everyone.
+ */
+static int locked_down(void)
+{
+	char buf[128] = "";
+	FILE *f;
+
+	if (access(LOCKDOWN, F_OK))
+		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
+	f = fopen(LOCKDOWN, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return !!strstr(buf, "[confidentiality]");
+}
+
 static void sampling_attr(struct perf_event_attr *attr, __u64 sample_type)
 {
 	sw_attr(attr, PERF_COUNT_SW_TASK_CLOCK);
@@ -236,7 +258,8 @@ static int set_level(long level, long *saved)
  * At level 2 an unprivileged user may sample its own user space only:
  * whatever would hand it kernel addresses (the kernel part of callchains,
  * physical addresses, text_poke records) is EACCES, even with
- * exclude_kernel.  The kernel's registers at the interrupt are allowed.
+ * exclude_kernel.  The kernel's registers at the interrupt are allowed,
+ * unless the kernel is locked down (EPERM, for root too).
  */
 TEST(level_2_keeps_kernel_addresses)
 {
@@ -261,7 +284,7 @@ TEST(level_2_keeps_kernel_addresses)
 	EXPECT_EQ(EACCES, open_as_nobody(&callchain, 0, -1, 0));
 	EXPECT_EQ(0, open_as_nobody(&user_callchain, 0, -1, 0));
 	EXPECT_EQ(EACCES, open_as_nobody(&phys, 0, -1, 0));
-	EXPECT_EQ(0, open_as_nobody(&regs, 0, -1, 0));
+	EXPECT_EQ(locked_down() ? EPERM : 0, open_as_nobody(&regs, 0, -1, 0));
 	EXPECT_EQ(EACCES, open_as_nobody(&poke, 0, -1, 0));
 	EXPECT_EQ(0, open_as_nobody(&ksym, 0, -1, 0));
 	/* CAP_PERFMON lifts it */
