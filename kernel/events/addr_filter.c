@@ -7,7 +7,9 @@
  *	start <address>[@<file>]	start tracing on reaching the address
  *	stop <address>[@<file>]		stop tracing on reaching it
  *
- * any number of them separated by spaces or commas, becomes the event's
+ * (start and stop may have a size too, for the PMU to judge), up to
+ * nr_addr_filters of them separated by spaces, newlines or commas (not
+ * tabs, as on stock), becomes the event's
  * list of struct perf_addr_filter, which the PMU checks
  * (addr_filters_validate()) and programs from the event's ranges
  * (addr_filters_sync(), through perf_event_addr_filters_sync() when it
@@ -28,6 +30,7 @@
  * the current task's ctx->lock.  A PMU that runs the event is restarted
  * on its CPU (perf_ctx_call()) to program the new generation.
  */
+#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/namei.h>
@@ -56,14 +59,17 @@ static char *next_token(char **s)
 	char *tok;
 
 	do {
-		tok = strsep(s, " \t\n,");
+		tok = strsep(s, ",\n ");
 	} while (tok && !*tok);
 	return tok;
 }
 
+/* A number in C notation, no sign: -ERANGE when it does not fit. */
 static int parse_number(const char *s, unsigned long *v)
 {
-	return kstrtoul(s, 0, v) ? -EINVAL : 0;
+	if (!isdigit(*s))
+		return -EINVAL;
+	return kstrtoul(s, 0, v);
 }
 
 /* "<offset>[/<size>][@<file>]": the where of a filter of @action. */
@@ -83,8 +89,8 @@ static int parse_where(struct perf_addr_filter *f, char *where)
 		ret = parse_number(size, &f->size);
 	if (ret)
 		return ret;
-	/* a range filters, an address triggers */
-	if (f->action == PERF_ADDR_FILTER_ACTION_FILTER ? !f->size : !!size)
+	/* a range filters; a trigger's size is for the PMU to judge */
+	if (f->action == PERF_ADDR_FILTER_ACTION_FILTER && !f->size)
 		return -EINVAL;
 	if (!file)
 		return 0;
@@ -150,7 +156,7 @@ int perf_addr_filters_parse(struct perf_event *event, char *str,
 			(*nr_files)++;
 	}
 	if (nr > event->pmu->nr_addr_filters)
-		return -EINVAL;
+		return -EOPNOTSUPP;
 	/* a CPU-wide event has no task whose mappings would place a file */
 	if (*nr_files && !(event->attach_state & PERF_ATTACH_TASK))
 		return -EOPNOTSUPP;

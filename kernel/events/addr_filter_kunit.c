@@ -179,9 +179,9 @@ static void af_parse_errors_test(struct kunit *test)
 {
 	static const char *const bad[] = {
 		"filter", "filter 0x1000", "filter 0x1000/0", "start",
-		"start 0x1000/0x10", "trace 0x1000/0x10", "filter zz/0x10",
+		"trace 0x1000/0x10", "filter zz/0x10", "filter +0x1000/0x10",
 		"filter 0x1000/", "filter 0x1000/0x10@",
-		"start 1 start 2 start 3 start 4",	/* more than the PMU has */
+		"filter\t0x1000/0x10",			/* a tab separates not */
 		"filter 0x1000/0x10@/",			/* not a regular file */
 	};
 	unsigned int nr_files, i;
@@ -195,6 +195,19 @@ static void af_parse_errors_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, parse(test, "filter 0/0x10@/no/such/file", true,
 				    &l, &nr_files), -ENOENT);
+	free_filters(&l);
+	/* a number too big for a long, as kstrtoul() says */
+	KUNIT_EXPECT_EQ(test, parse(test, "filter 0x10000000000000000/0x10",
+				    true, &l, &nr_files), -ERANGE);
+	free_filters(&l);
+	/* more filters than the PMU has */
+	KUNIT_EXPECT_EQ(test, parse(test, "start 1 start 2 start 3 start 4",
+				    true, &l, &nr_files), -EOPNOTSUPP);
+	free_filters(&l);
+	/* a trigger with a size: the PMU judges it */
+	KUNIT_EXPECT_EQ(test, parse(test, "start 0x1000/0x10", true, &l,
+				    &nr_files), 0);
+	KUNIT_EXPECT_EQ(test, nth(&l, 0)->size, 0x10UL);
 	free_filters(&l);
 }
 

@@ -165,9 +165,10 @@ static int aux_check(struct perf_event *event)
 		return -EINVAL;
 	if ((a->aux_pause || a->aux_resume) && !aux_leader)
 		return -EINVAL;
+	/* as on stock: EINVAL, where aux_start_paused gets EOPNOTSUPP */
 	if ((a->aux_pause || a->aux_resume) &&
 	    !(leader->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE))
-		return -EOPNOTSUPP;
+		return -EINVAL;
 	if (a->aux_start_paused &&
 	    !(event->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE))
 		return -EOPNOTSUPP;
