@@ -6,7 +6,8 @@
  * perf_event program on a sampling event (run at each overflow on the
  * sample; returning 0 drops the sample).  Also bpf_perf_event_output()
  * into a BPF_OUTPUT event through a perf event array, the program of an
- * inherited event running for the child, PERF_EVENT_IOC_QUERY_BPF, a
+ * inherited event running for the child, the stack helpers, counter
+ * reads from a program, PERF_EVENT_IOC_QUERY_BPF, a
  * perf_event link that detaches when closed, and the errnos of a program
  * an event cannot take.  The programs are a few instructions written out
  * here, with an array map of counters.  Needs root (kprobes, tracepoints,
@@ -49,6 +50,9 @@
 #define XADD_DW(d, s, o) \
 	INSN(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, o, BPF_ADD)
 #define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
+#define JNE_IMM(d, i, o)	INSN(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
+#define JSLT_IMM(d, i, o)	INSN(BPF_JMP | BPF_JSLT | BPF_K, d, 0, o, i)
+#define JA(o)			INSN(BPF_JMP | BPF_JA, 0, 0, o, 0)
 #define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 /* a 64-bit load takes two instructions: the low half, then the high */
@@ -56,7 +60,7 @@
 #define LD64_HI(i)		INSN(0, 0, 0, 0, i)
 
 /* slots of the counter map */
-enum { SLOT_RUNS, SLOT_PERIOD, NR_SLOTS };
+enum { SLOT_RUNS, SLOT_PERIOD, SLOT_FAILS, SLOT_VALUE, NR_SLOTS };
 
 static int sys_bpf(int cmd, union bpf_attr *a)
 {
@@ -173,6 +177,62 @@ static int load_counter(int type, int map, int ret)
 		n = 12;
 	}
 	return prog_load(type, insns, n);
+}
+
+/* A program built instruction by instruction. */
+struct prog_buf {
+	struct bpf_insn insn[96];
+	int n;
+};
+
+static void emit(struct prog_buf *p, struct bpf_insn insn)
+{
+	if (p->n < (int)ARRAY_SIZE(p->insn))
+		p->insn[p->n++] = insn;
+}
+
+static void emit_map(struct prog_buf *p, int reg, int map)
+{
+	emit(p, LD64_LO(reg, BPF_PSEUDO_MAP_FD, map));
+	emit(p, LD64_HI(0));
+}
+
+#define SLOT_INSNS	8	/* what emit_slot() emits */
+
+/* Add (or with @set, store) register @reg (r6-r9) to slot @slot of @map. */
+static void emit_slot(struct prog_buf *p, int map, int slot, int reg, int set)
+{
+	emit(p, ST_W(10, -4, slot));
+	emit_map(p, 1, map);
+	emit(p, MOV64_REG(2, 10));
+	emit(p, ADD64_IMM(2, -4));
+	emit(p, CALL(BPF_FUNC_map_lookup_elem));
+	emit(p, JEQ_IMM(0, 0, 1));
+	emit(p, set ? STX_DW(0, reg, 0) : XADD_DW(0, reg, 0));
+}
+
+/*
+ * The end of a program that called a helper: with r7 its result, count a
+ * success (r7 >= 0, or r7 == 0 with @zero_ok) in SLOT_RUNS and keep r7,
+ * or with @value the u64 at fp-24, in SLOT_VALUE; count a failure in
+ * SLOT_FAILS and keep its error in SLOT_VALUE.  Returns 1.
+ */
+static void emit_verdict(struct prog_buf *p, int map, int zero_ok, int value)
+{
+	emit(p, MOV64_IMM(8, 1));
+	if (zero_ok)
+		emit(p, JNE_IMM(7, 0, 2 * SLOT_INSNS + 1 + !!value));
+	else
+		emit(p, JSLT_IMM(7, 0, 2 * SLOT_INSNS + 1 + !!value));
+	emit_slot(p, map, SLOT_RUNS, 8, 0);
+	if (value)
+		emit(p, LDX_DW(7, 10, -24));
+	emit_slot(p, map, SLOT_VALUE, 7, 1);
+	emit(p, JA(2 * SLOT_INSNS));
+	emit_slot(p, map, SLOT_FAILS, 8, 0);
+	emit_slot(p, map, SLOT_VALUE, 7, 1);
+	emit(p, MOV64_IMM(0, 1));
+	emit(p, EXIT);
 }
 
 /* A program that returns 1 and does nothing else. */
@@ -544,6 +604,178 @@ TEST_F(bpf, perf_event_output)
 	close(prog);
 	perf_map_close(&m);
 	close(out);
+	close(array);
+	pin_cpu(-1);
+}
+
+static void clear_slots(int map)
+{
+	for (int i = 0; i < NR_SLOTS; i++)
+		map_set(map, i, 0);
+}
+
+/*
+ * bpf_get_stackid() and bpf_get_stack(): the kernel stack of a kprobe hit
+ * (the perf callchain code walks it from the probe's registers), and the
+ * user stack of a sampled page fault, whose sample has a callchain (the
+ * program finds it gathered).  The stack the map keeps starts in the
+ * kernel, or in user space.
+ */
+TEST_F(bpf, stack_helpers)
+{
+	int stacks, fd, prog, kind;
+	uint64_t ips[32], ip;
+	union bpf_attr a;
+	uint32_t id;
+
+	for (kind = 0; kind < 3; kind++) {
+		int type = kind == 2 ? BPF_PROG_TYPE_PERF_EVENT :
+				       BPF_PROG_TYPE_KPROBE;
+		struct prog_buf p = { .n = 0 };
+
+		if (type == BPF_PROG_TYPE_KPROBE && self->kprobe < 0)
+			continue;
+		/* a map of its own: no other stack in the hash bucket */
+		memset(&a, 0, sizeof(a));
+		a.map_type = BPF_MAP_TYPE_STACK_TRACE;
+		a.key_size = sizeof(uint32_t);
+		a.value_size = sizeof(ips);
+		a.max_entries = 64;
+		stacks = sys_bpf(BPF_MAP_CREATE, &a);
+		ASSERT_LE(0, stacks) TH_LOG("stack map: %s", strerror(errno));
+		clear_slots(self->map);
+		emit(&p, MOV64_REG(6, 1));
+		if (kind == 1) {
+			/* bpf_get_stack(ctx, fp - 256, 256, 0): bytes */
+			emit(&p, MOV64_REG(1, 6));
+			emit(&p, MOV64_REG(2, 10));
+			emit(&p, ADD64_IMM(2, -256));
+			emit(&p, MOV64_IMM(3, 256));
+			emit(&p, MOV64_IMM(4, 0));
+			emit(&p, CALL(BPF_FUNC_get_stack));
+		} else {
+			/*
+			 * bpf_get_stackid(ctx, stacks, flags): an id; of a
+			 * fault in user space, the user part of the sample's
+			 * callchain (the kernel part is empty)
+			 */
+			emit(&p, MOV64_REG(1, 6));
+			emit_map(&p, 2, stacks);
+			emit(&p, MOV64_IMM(3, kind ? BPF_F_USER_STACK : 0));
+			emit(&p, CALL(BPF_FUNC_get_stackid));
+		}
+		emit(&p, MOV64_REG(7, 0));
+		emit_verdict(&p, self->map, 0, 0);
+		prog = prog_load(type, p.insn, p.n);
+		ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+		if (type == BPF_PROG_TYPE_KPROBE) {
+			fd = open_kprobe(self->kprobe);
+		} else {
+			struct perf_event_attr attr;
+
+			sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+			attr.exclude_kernel = 0;
+			attr.sample_period = 1;
+			attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+			attr.disabled = 1;
+			fd = sys_perf_event_open(&attr, 0, -1, -1,
+						 PERF_FLAG_FD_CLOEXEC);
+		}
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, set_bpf(fd, prog));
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		if (type == BPF_PROG_TYPE_KPROBE)
+			null_reads(HITS);
+		else
+			touch_pages(HITS);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		EXPECT_LE(HITS, map_get(self->map, SLOT_RUNS))
+			TH_LOG("kind %d: %lu failed, the last with %ld", kind,
+			       (unsigned long)map_get(self->map, SLOT_FAILS),
+			       (long)map_get(self->map, SLOT_VALUE));
+		EXPECT_EQ(0, map_get(self->map, SLOT_FAILS));
+		if (kind != 1) {
+			/* the stack of the last hit, innermost first */
+			id = map_get(self->map, SLOT_VALUE);
+			memset(ips, 0, sizeof(ips));
+			memset(&a, 0, sizeof(a));
+			a.map_fd = stacks;
+			a.key = (uintptr_t)&id;
+			a.value = (uintptr_t)ips;
+			EXPECT_EQ(0, sys_bpf(BPF_MAP_LOOKUP_ELEM, &a));
+			/*
+			 * past the context markers (PERF_CONTEXT_*, the last
+			 * 4095 values), the innermost address; kernel ones
+			 * have the top bit set on both arches
+			 */
+			ip = 0;
+			for (int i = 0; i < 32 && !ip; i++)
+				if (ips[i] < (uint64_t)PERF_CONTEXT_MAX)
+					ip = ips[i];
+			EXPECT_NE(0, ip);
+			EXPECT_EQ(kind ? 0 : 1, ip >> 63)
+				TH_LOG("ip %llx", (unsigned long long)ip);
+		} else {
+			EXPECT_LE(8, map_get(self->map, SLOT_VALUE));
+		}
+		close(fd);
+		close(prog);
+		close(stacks);
+	}
+}
+
+/*
+ * bpf_perf_event_read() and bpf_perf_event_read_value() read a counter of
+ * this task from a perf event array: the page faults counted so far,
+ * with (read_value) the counter's enabled and running times.
+ */
+TEST_F(bpf, read_counter)
+{
+	int array, faults, kp, prog, value;
+
+	if (self->kprobe < 0)
+		SKIP(return, "no kprobe PMU");
+	pin_cpu(0);
+	array = map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(uint32_t), 1);
+	ASSERT_LE(0, array);
+	faults = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1, 0);
+	ASSERT_LE(0, faults);
+	ASSERT_EQ(0, map_set_fd(array, 0, faults));
+	touch_pages(HITS);
+	for (value = 0; value < 2; value++) {
+		struct prog_buf p = { .n = 0 };
+
+		clear_slots(self->map);
+		emit_map(&p, 1, array);
+		emit(&p, MOV32_IMM(2, -1));	/* BPF_F_CURRENT_CPU */
+		if (value) {
+			/* read_value(map, flags, fp - 24, 24): 0 or -errno */
+			emit(&p, MOV64_REG(3, 10));
+			emit(&p, ADD64_IMM(3, -24));
+			emit(&p, MOV64_IMM(4, 24));
+			emit(&p, CALL(BPF_FUNC_perf_event_read_value));
+		} else {
+			/* perf_event_read(map, flags): the count or -errno */
+			emit(&p, CALL(BPF_FUNC_perf_event_read));
+		}
+		emit(&p, MOV64_REG(7, 0));
+		emit_verdict(&p, self->map, value, value);
+		prog = prog_load(BPF_PROG_TYPE_KPROBE, p.insn, p.n);
+		ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
+		kp = open_kprobe(self->kprobe);
+		ASSERT_LE(0, kp);
+		ASSERT_EQ(0, set_bpf(kp, prog));
+		ioctl(kp, PERF_EVENT_IOC_ENABLE, 0);
+		null_reads(2);
+		ioctl(kp, PERF_EVENT_IOC_DISABLE, 0);
+		EXPECT_LE(2, map_get(self->map, SLOT_RUNS));
+		EXPECT_EQ(0, map_get(self->map, SLOT_FAILS));
+		EXPECT_LE(HITS, map_get(self->map, SLOT_VALUE));
+		EXPECT_GE(read_count(faults), map_get(self->map, SLOT_VALUE));
+		close(kp);
+		close(prog);
+	}
+	close(faults);
 	close(array);
 	pin_cpu(-1);
 }
