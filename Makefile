@@ -8,6 +8,7 @@
 #   make image ARCH=.. KERNEL=..  build one kernel, print its path last
 #   make diff                   observe stock and series, list differences
 #   make perf-test              perf test on stock and series (x86_64, slow)
+#   make bench [ARCHS=..]       perfbench on stock and series, side by side
 #   make distro ARCH=.. KERNEL=..  build with Debian's config (slow)
 #   make patches                write the series as git format-patch files
 #   make cleanroom              run ../shared/tools/cleanroom-check
@@ -22,12 +23,12 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check diff perf-test distro image base series patches cleanroom clean help
+.PHONY: all run check diff perf-test bench distro image base series patches cleanroom clean help
 
 all: help
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -54,6 +55,9 @@ diff:
 
 perf-test:
 	@bench/perf-test.sh
+
+bench:
+	@bench/bench.sh "$(ARCHS)"
 
 distro: base
 	@if [ "$(KERNEL)" = series ]; then bench/series.sh; fi

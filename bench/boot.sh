@@ -11,6 +11,8 @@
 # x86 guests run single-threaded TCG (one host thread for both vCPUs):
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
+# ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
+# per instruction (make bench).
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
@@ -25,7 +27,9 @@ case $arch in
 x86_64)
 	# the host's root, read-only, for the perf tool (tests/perf_smoke)
 	qemu=(qemu-system-x86_64 -M q35 -cpu max
-	      -accel tcg,thread="${TCG_THREAD:-single}" "${common[@]}"
+	      -accel tcg,thread="${TCG_THREAD:-single}" "${common[@]}")
+	[ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0,sleep=off)
+	qemu+=(
 	      -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	      -append "console=ttyS0 tsc_early_khz=2000000 $append")
 	;;

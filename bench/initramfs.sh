@@ -36,6 +36,8 @@ echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"
 $cc $cflags -o "$root/tests/perfcount" "$TOP/bench/perfcount.c"
 # the differential check's observer (make diff): not in LIST
 $cc $cflags -o "$root/tests/observe" "$TOP/bench/observe.c"
+# the benchmark (make bench): not in LIST
+$cc $cflags -o "$root/tests/perfbench" "$TOP/bench/perfbench.c"
 
 list=""
 # ours: every harness program in the project's selftest directory, built

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: boot stock and the series, one architecture at a time, in
+# the same QEMU machine with a clock that counts instructions (-icount
+# shift=0,sleep=off on both arches), run bench/perfbench.c in each, and
+# print the figures side by side: guest nanoseconds (instructions) per
+# operation, and the series against stock in percent.  Not a test: the
+# figures are for people to read.
+# Usage: bench.sh "ARCHS"
+. "$(dirname "$0")/lib.sh"
+
+archs=$1
+"$TOP/bench/base.sh"
+"$TOP/bench/series.sh"
+for arch in $archs; do
+	build_both "$arch"
+	for kernel in stock series; do
+		image=$SERIES_IMAGE
+		[ "$kernel" = stock ] && image=$STOCK_IMAGE
+		logfile=$BUILD/bench-$kernel-$arch.log
+		log "benchmarking $kernel $arch (log: $logfile)"
+		ICOUNT=1 TESTS=perfbench APPEND="BENCH_TIMEOUT=3000" \
+			GUEST_TIMEOUT=3000 "$TOP/bench/boot.sh" "$arch" "$image" \
+			"$INITRD" check "$logfile" > /dev/null
+		grep -E '^perfbench [a-z_0-9]+ [0-9]+$' "$logfile" \
+			> "$BUILD/perfbench-$kernel-$arch.txt" || true
+		grep -q '^perfbench done' "$logfile" ||
+			log "warning: perfbench did not finish on $kernel $arch"
+	done
+	echo "perfbench, $arch: guest ns (= instructions) per operation"
+	awk -v stockf="$BUILD/perfbench-stock-$arch.txt" '
+	BEGIN {
+		while ((getline l < stockf) > 0) {
+			split(l, f, " ")
+			s[f[2]] = f[3]
+		}
+		printf "%-28s %12s %12s %9s\n", "figure", "stock", "series", "series"
+	}
+	{
+		st = ($2 in s) ? s[$2] : "-"
+		ratio = (st != "-" && st > 0) ? sprintf("%+.0f%%", 100 * ($3 - st) / st) : "-"
+		printf "%-28s %12s %12s %9s\n", $2, st, $3, ratio
+	}' "$BUILD/perfbench-series-$arch.txt"
+done

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfbench: the cost of perf_event operations, run in a guest whose
+ * clock counts instructions (QEMU -icount shift=0,sleep=off: one guest
+ * nanosecond per instruction), so every figure is an instruction count
+ * that repeats from boot to boot.  bench/bench.sh boots stock and the
+ * series on the same initramfs and puts the figures side by side.
+ *
+ * Each figure is the median of REPS repetitions of a loop of the
+ * operation, divided by the loop's length; the cost of reading the clock
+ * is taken off.  One line per figure:
+ *
+ *	perfbench <name> <guest ns per operation>
+ *
+ * Everything runs pinned to CPU 0.  The events are software events
+ * (page faults: counting only, no timers) unless the name says "hw"
+ * (PERF_COUNT_HW_CPU_CYCLES, where the guest has a PMU).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPS		7
+#define MAX_EVENTS	1100
+#define MAX_GROUP	16
+
+static int fds[MAX_EVENTS];
+static double clock_cost;
+static long page_size;
+
+static uint64_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		     int group)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static void sw_attr(struct perf_event_attr *a, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->size = sizeof(*a);
+	a->config = config;
+}
+
+static void hw_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_HARDWARE;
+	a->size = sizeof(*a);
+	a->config = PERF_COUNT_HW_CPU_CYCLES;
+}
+
+/* A counting event on @pid; exits on failure (the figure would be wrong). */
+static int open_counter(pid_t pid, int hw, int inherit)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	if (hw)
+		hw_attr(&a);
+	else
+		sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.inherit = inherit;
+	fd = perf_open(&a, pid, -1, -1);
+	if (fd < 0) {
+		fprintf(stderr, "perfbench: perf_event_open: %s\n",
+			strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+static void open_many(int k, pid_t pid, int hw, int inherit)
+{
+	for (int i = 0; i < k; i++)
+		fds[i] = open_counter(pid, hw, inherit);
+}
+
+static void close_many(int k)
+{
+	for (int i = 0; i < k; i++)
+		close(fds[i]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+static void report(const char *name, double ns)
+{
+	printf("perfbench %s %.0f\n", name, ns < 0 ? 0 : ns);
+	fflush(stdout);
+}
+
+/* A figure: the median over REPS of @fn(@arg), which returns ns per op. */
+static void figure(const char *name, double (*fn)(long), long arg)
+{
+	double v[REPS];
+
+	for (int r = 0; r < REPS; r++)
+		v[r] = fn(arg);
+	report(name, median(v, REPS));
+}
+
+static double clock_loop(long n)
+{
+	uint64_t t0 = now();
+
+	for (long i = 0; i < n; i++)
+		now();
+	return (double)(now() - t0) / n;
+}
+
+/* open + close of one event on the caller */
+static double open_close(long n)
+{
+	uint64_t t0 = now();
+
+	for (long i = 0; i < n; i++)
+		close(open_counter(0, 0, 0));
+	return (double)(now() - t0) / n;
+}
+
+/* open, or close, of one event while the caller has @k others */
+static double timed_open_close(long k, int which)
+{
+	const int n = 40;
+	uint64_t t = 0;
+
+	open_many(k, 0, 0, 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t t0 = now(), t1;
+		int fd = open_counter(0, 0, 0);
+
+		t1 = now();
+		close(fd);
+		t += which ? now() - t1 : t1 - t0;
+	}
+	close_many(k);
+	return (double)t / n - clock_cost;
+}
+
+static double open_with(long k)
+{
+	return timed_open_close(k, 0);
+}
+
+static double close_with(long k)
+{
+	return timed_open_close(k, 1);
+}
+
+static double read_single(long n)
+{
+	int fd = open_counter(0, 0, 0);
+	uint64_t v, t0 = now();
+
+	for (long i = 0; i < n; i++)
+		if (read(fd, &v, sizeof(v)) != sizeof(v))
+			exit(1);
+	t0 = now() - t0;
+	close(fd);
+	return (double)t0 / n;
+}
+
+/* read() of a group of @size with GROUP|ID|TOTAL_TIME_* */
+static double read_group(long size)
+{
+	uint64_t buf[3 + 2 * MAX_GROUP], t0;
+	struct perf_event_attr a;
+	const int n = 300;
+	int lead = -1;
+
+	for (int i = 0; i < size; i++) {
+		sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+				PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fds[i] = perf_open(&a, 0, -1, lead);
+		if (fds[i] < 0)
+			exit(1);
+		if (!i)
+			lead = fds[0];
+	}
+	t0 = now();
+	for (int i = 0; i < n; i++)
+		if (read(lead, buf, sizeof(buf)) <= 0)
+			exit(1);
+	t0 = now() - t0;
+	close_many(size);
+	return (double)t0 / n;
+}
+
+static double enable_disable(long n)
+{
+	int fd = open_counter(0, 0, 0);
+	uint64_t t0 = now();
+
+	for (long i = 0; i < n; i++) {
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	}
+	t0 = now() - t0;
+	close(fd);
+	return (double)t0 / n;
+}
+
+/*
+ * A round trip between two processes on CPU 0 (two context switches);
+ * the one that measures has @k events (hardware ones when @k < 0).
+ */
+static double ctxsw(long k)
+{
+	int hw = k < 0, to[2], from[2];
+	const int n = 300;
+	uint64_t t0;
+	pid_t pid;
+	char c = 0;
+
+	if (hw)
+		k = -k;
+	if (pipe(to) || pipe(from))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], &c, 1) == 1)
+			if (write(from[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	open_many(k, 0, hw, 0);
+	t0 = now();
+	for (int i = 0; i < n; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			exit(1);
+	t0 = now() - t0;
+	close_many(k);
+	close(to[1]);
+	waitpid(pid, NULL, 0);
+	close(from[0]);
+	return (double)t0 / n;
+}
+
+/* Touch @n fresh pages: @n page faults. */
+static void touch(int n, char *p)
+{
+	for (int i = 0; i < n; i++)
+		p[i * page_size] = 1;
+	__asm__ __volatile__("" : : : "memory");
+}
+
+/*
+ * The extra cost of one page-fault sample (period 1) written into a ring
+ * of @pages data pages, read by nobody: with @pages small, most samples
+ * are lost (the slow reader).
+ */
+static double sample_fault(long pages)
+{
+	const int n = 400;
+	struct perf_event_mmap_page *up;
+	struct perf_event_attr a;
+	uint64_t base, with;
+	size_t len = (1 + pages) * page_size;
+	char *p;
+	int fd;
+
+	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	base = now();
+	touch(n, p);
+	base = now() - base;
+	munmap(p, n * page_size);
+
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	fd = perf_open(&a, 0, -1, -1);
+	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || up == MAP_FAILED)
+		exit(1);
+	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	with = now();
+	touch(n, p);
+	with = now() - with;
+	munmap(p, n * page_size);
+	munmap(up, len);
+	close(fd);
+	return (double)(with - base) / n;
+}
+
+static volatile unsigned long spin_sink;
+
+static void spin(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		spin_sink += i;
+}
+
+/*
+ * The extra cost of one task-clock sample (an hrtimer every 100 us of
+ * the task's time) on a busy loop, per sample.
+ */
+static double sample_task_clock(long loops)
+{
+	struct perf_event_mmap_page *up;
+	struct perf_event_attr a;
+	uint64_t base, with, samples;
+	size_t len = 65 * page_size;
+	int fd;
+
+	base = now();
+	spin(loops);
+	base = now() - base;
+
+	sw_attr(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_period = 100000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	fd = perf_open(&a, 0, -1, -1);
+	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || up == MAP_FAILED)
+		exit(1);
+	with = now();
+	spin(loops);
+	with = now() - with;
+	/* 32 bytes a sample (header, ip, pid/tid, time), none lost */
+	samples = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE) / 32;
+	munmap(up, len);
+	close(fd);
+	return samples ? (double)(with - base) / samples : 0;
+}
+
+/*
+ * Multiplexing: 2 x @k hardware events (each its own group, @k of them
+ * fit the PMU at once) on a busy loop; the extra cost per ms of the loop,
+ * against the loop with @k events.
+ */
+static double mux(long k)
+{
+	uint64_t fit, over;
+	unsigned long loops = 2000000;
+
+	open_many(k, 0, 1, 0);
+	fit = now();
+	spin(loops);
+	fit = now() - fit;
+	close_many(k);
+	open_many(2 * k, 0, 1, 0);
+	over = now();
+	spin(loops);
+	over = now() - over;
+	close_many(2 * k);
+	return (double)(over - fit) / (fit / 1e6);
+}
+
+/* fork + exit + wait of a child while the caller has @k inherited events */
+static double inherit_fork(long k)
+{
+	const int n = 20;
+	uint64_t t0;
+
+	open_many(k, 0, 0, 1);
+	t0 = now();
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	t0 = now() - t0;
+	close_many(k);
+	return (double)t0 / n;
+}
+
+/* Does the guest have a hardware PMU? */
+static int have_hw(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	hw_attr(&a);
+	fd = perf_open(&a, 0, -1, -1);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+int main(void)
+{
+	static const long ks[] = { 16, 256, 1024 };
+	static const long sw_k[] = { 0, 8, 64, 1024 };
+	static const long groups[] = { 2, 4, 8, 16 };
+	struct rlimit rl = { 4096, 4096 };
+	char name[64];
+	cpu_set_t cpus;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	setrlimit(RLIMIT_NOFILE, &rl);
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	/* no throttling: every sample is taken */
+	system("echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent");
+	system("echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate");
+
+	clock_cost = clock_loop(1000);
+	report("clock_read", clock_cost);
+	figure("open_close", open_close, 100);
+	for (unsigned int i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		snprintf(name, sizeof(name), "open_with_%ld", ks[i]);
+		figure(name, open_with, ks[i]);
+		snprintf(name, sizeof(name), "close_with_%ld", ks[i]);
+		figure(name, close_with, ks[i]);
+	}
+	figure("read_single", read_single, 500);
+	for (unsigned int i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		snprintf(name, sizeof(name), "read_group_%ld", groups[i]);
+		figure(name, read_group, groups[i]);
+	}
+	figure("enable_disable", enable_disable, 300);
+	for (unsigned int i = 0; i < sizeof(sw_k) / sizeof(sw_k[0]); i++) {
+		snprintf(name, sizeof(name), "ctxsw_%ld", sw_k[i]);
+		figure(name, ctxsw, sw_k[i]);
+	}
+	figure("sample_fault", sample_fault, 512);
+	figure("sample_fault_slow_reader", sample_fault, 1);
+	figure("sample_task_clock", sample_task_clock, 3000000);
+	for (unsigned int i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		snprintf(name, sizeof(name), "inherit_fork_%ld", ks[i]);
+		figure(name, inherit_fork, ks[i]);
+	}
+	if (have_hw()) {
+		figure("ctxsw_hw_4", ctxsw, -4);
+		figure("mux_hw_4_per_ms", mux, 4);
+	}
+	printf("perfbench done\n");
+	return 0;
+}
