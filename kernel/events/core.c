@@ -487,6 +487,8 @@ static void remove_fn(struct perf_event_context *ctx,
 		return;
 	}
 	perf_groups_erase(ctx, event);
+	if (list_empty(&event->sibling_list))
+		return;
 	/* the siblings of a closed leader carry on as groups of their own */
 	list_for_each_entry_safe(sibling, tmp, &event->sibling_list,
 				 sibling_list) {
@@ -497,7 +499,10 @@ static void remove_fn(struct perf_event_context *ctx,
 		perf_groups_insert(ctx, sibling);
 	}
 	event->nr_siblings = 0;
-	/* the new groups take their turn like any other */
+	/*
+	 * the new groups take their turn like any other; a group that leaves
+	 * alone takes nobody's place (the next rotation fills its counters)
+	 */
 	if (live)
 		perf_cpu_resched();
 }

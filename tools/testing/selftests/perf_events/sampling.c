@@ -418,10 +418,16 @@ TEST(throttling)
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.sample_period = 10000;
 	attr.sample_type = PERF_SAMPLE_IP;
+	/*
+	 * disabled until the ring is there: a THROTTLE written before would
+	 * be lost, and its UNTHROTTLE not
+	 */
+	attr.disabled = 1;
 	fd = open_attr(&attr, -1);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ID, &id), 0);
 	ASSERT_EQ(perf_map_open(&m, fd, 64, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	burn(200);
 	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
 		if (h->type == PERF_RECORD_THROTTLE) {
