@@ -205,6 +205,85 @@ static ssize_t read_members(struct perf_event *event,
 	return size;
 }
 
+/* The most read_direct() puts together: a group of 16 with every field */
+#define READ_DIRECT_WORDS	(3 + 16 * 3)
+
+/* Does a member of @event's read (its group, or itself) inherit? */
+static bool read_inherits(struct perf_event *event, u64 format)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+
+	if (!(format & PERF_FORMAT_GROUP))
+		return event->attr.inherit;
+	if (leader->attr.inherit)
+		return true;
+	for_each_sibling_event(sibling, leader) {
+		if (sibling->attr.inherit)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * read() when no member inherits, the common case: there are no children
+ * to sum, so it all happens under one ctx->mutex, into a buffer on the
+ * stack (no allocation, no references taken).  -EAGAIN where it does not
+ * apply: inherited members, or a group too big for the buffer.
+ */
+static ssize_t read_direct(struct perf_event *event, char __user *buf,
+			   size_t count)
+{
+	u64 format = event->attr.read_format;
+	u64 values[READ_DIRECT_WORDS], *p = values;
+	struct perf_event_context *ctx;
+	struct perf_event *leader;
+	struct read_member m = { };
+	ssize_t size;
+	int nr = 1;
+
+	ctx = perf_event_ctx_lock(event);
+	leader = event->group_leader;
+	if (format & PERF_FORMAT_GROUP)
+		nr += leader->nr_siblings;
+	size = (time_words(format) + nr * entry_words(format) +
+		!!(format & PERF_FORMAT_GROUP)) * sizeof(u64);
+	if (size > sizeof(values) || read_inherits(event, format)) {
+		size = -EAGAIN;
+		goto unlock;
+	}
+	if (count < size) {
+		size = -ENOSPC;
+		goto unlock;
+	}
+	/* a pinned group that could not be scheduled reads as end of file */
+	if (event->state == PERF_EVENT_STATE_ERROR) {
+		size = 0;
+		goto unlock;
+	}
+	if (!(format & PERF_FORMAT_GROUP)) {
+		perf_ctx_call(ctx, event, read_fn, NULL);
+		*p++ = event_value(event);
+		p = put_times(p, event, format, 0, 0);
+		if (format & PERF_FORMAT_ID)
+			*p++ = event->id;
+		if (format & PERF_FORMAT_LOST)
+			*p++ = atomic64_read(&event->lost_samples);
+		goto unlock;
+	}
+	perf_ctx_call(ctx, leader, read_fn, (void *)1);
+	*p++ = nr;
+	p = put_times(p, leader, format, 0, 0);
+	m.event = leader;
+	p = put_entry(p, &m, format);
+	for_each_sibling_event(m.event, leader)
+		p = put_entry(p, &m, format);
+unlock:
+	mutex_unlock(&ctx->mutex);
+	if (size > 0 && copy_to_user(buf, values, size))
+		size = -EFAULT;
+	return size;
+}
+
 ssize_t perf_read_format(struct perf_event *event, char __user *buf,
 			 size_t count)
 {
@@ -213,6 +292,9 @@ ssize_t perf_read_format(struct perf_event *event, char __user *buf,
 	ssize_t ret;
 	int nr, i;
 
+	ret = read_direct(event, buf, count);
+	if (ret != -EAGAIN)
+		return ret;
 	if (!(event->attr.read_format & PERF_FORMAT_GROUP))
 		return read_members(event, &one, 1, buf, count);
 

@@ -376,8 +376,18 @@ static void mmap_emit(struct perf_event *event, void *rec)
 	struct {
 		u32 pid, tid;
 		u64 addr, len, pgoff;
-		u32 maj, min;
-		u64 ino, ino_generation;
+		union {
+			struct {
+				u32 maj, min;
+				u64 ino, ino_generation;
+			};
+			/* in their place, with PERF_RECORD_MISC_MMAP_BUILD_ID */
+			struct {
+				u8 size;
+				u8 reserved[3];
+				u8 id[BUILD_ID_SIZE_MAX];
+			} bid;
+		};
 		u32 prot, flags;
 	} body = {
 		.pid = ns_tgid(event, current),
@@ -397,12 +407,9 @@ static void mmap_emit(struct perf_event *event, void *rec)
 		misc |= PERF_RECORD_MISC_MMAP_DATA;
 	/* the build id takes the place of the device and inode numbers */
 	if (event->attr.mmap2 && event->attr.build_id && m->build_id_size) {
-		u8 *id = (u8 *)&body.maj;
-
-		memset(id, 0, offsetof(typeof(body), prot) -
-			      offsetof(typeof(body), maj));
-		id[0] = m->build_id_size;
-		memcpy(id + 4, m->build_id, m->build_id_size);
+		memset(&body.bid, 0, sizeof(body.bid));
+		body.bid.size = m->build_id_size;
+		memcpy(body.bid.id, m->build_id, m->build_id_size);
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	}
 	if (event->attr.mmap2)
