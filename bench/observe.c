@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <linux/capability.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
@@ -1051,6 +1052,209 @@ static void observe_aux_pmu(void)
 	write_sysctl(PARANOID, saved);
 }
 
+/* ---- the kprobe PMU and BPF programs on events --------------------------- */
+
+static void kprobe_attr(struct perf_event_attr *a, int type, const char *func,
+			uint64_t addr_or_offset)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = type;
+	a->size = sizeof(*a);
+	a->kprobe_func = (uintptr_t)func;
+	a->probe_offset = addr_or_offset;
+	a->disabled = 1;
+}
+
+static void kprobe_perm_child(const char *prefix, int type, int perfmon)
+{
+	struct perf_event_attr a;
+	char key[160];
+
+	if (drop_privileges(perfmon)) {
+		say(prefix, "cannot drop privileges");
+		_exit(1);
+	}
+	kprobe_attr(&a, type, "vfs_read", 0);
+	snprintf(key, sizeof(key), "%s.task", prefix);
+	try_open(key, &a, 0, -1, -1, 0);
+	snprintf(key, sizeof(key), "%s.cpu", prefix);
+	try_open(key, &a, -1, 0, -1, 0);
+	a.exclude_kernel = 1;
+	snprintf(key, sizeof(key), "%s.exclude_kernel", prefix);
+	try_open(key, &a, 0, -1, -1, 0);
+	_exit(0);
+}
+
+static void observe_kprobe_pmu(void)
+{
+	static const long levels[] = { -1, 1, 2 };
+	static char long_name[600];
+	int type = pmu_type("kprobe");
+	struct perf_event_attr a;
+	long saved;
+
+	say("kprobe.pmu", "%s", type >= 0 ? "yes" : "no");
+	if (type < 0)
+		return;
+	kprobe_attr(&a, type, "vfs_read", 0);
+	try_open("kprobe.func", &a, 0, -1, -1, 0);
+	a.config = 1;
+	try_open("kprobe.retprobe", &a, 0, -1, -1, 0);
+	a.config = ~1ULL;
+	try_open("kprobe.other_config_bits", &a, 0, -1, -1, 0);
+	a.config = 0;
+	a.exclude_kernel = 1;
+	try_open("kprobe.exclude_kernel", &a, 0, -1, -1, 0);
+	a.exclude_kernel = 0;
+	a.exclude_user = 1;
+	try_open("kprobe.exclude_user", &a, 0, -1, -1, 0);
+	a.exclude_user = 0;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW | PERF_SAMPLE_CALLCHAIN;
+	try_open("kprobe.sampling", &a, 0, -1, -1, 0);
+	a.sample_period = 0;
+	a.sample_type = 0;
+	a.inherit = 1;
+	try_open("kprobe.inherit", &a, 0, -1, -1, 0);
+	a.inherit = 0;
+	try_open("kprobe.cpu", &a, -1, 0, -1, 0);
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a.sample_period = 1;
+	try_open("kprobe.branch_stack", &a, 0, -1, -1, 0);
+	kprobe_attr(&a, type, "no_such_function_xyz", 0);
+	try_open("kprobe.func_missing", &a, 0, -1, -1, 0);
+	kprobe_attr(&a, type, "", 0);
+	try_open("kprobe.func_empty_addr_0", &a, 0, -1, -1, 0);
+	kprobe_attr(&a, type, NULL, 0);
+	try_open("kprobe.no_func_addr_0", &a, 0, -1, -1, 0);
+	kprobe_attr(&a, type, NULL, 1);
+	try_open("kprobe.addr_1", &a, 0, -1, -1, 0);
+	kprobe_attr(&a, type, (const char *)8, 0);
+	try_open("kprobe.func_efault", &a, 0, -1, -1, 0);
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	kprobe_attr(&a, type, long_name, 0);
+	try_open("kprobe.func_too_long", &a, 0, -1, -1, 0);
+
+	saved = read_sysctl(PARANOID);
+	for (unsigned int i = 0; i < ARRAY_SIZE(levels); i++) {
+		if (write_sysctl(PARANOID, levels[i]))
+			continue;
+		for (int caps = 0; caps < 2; caps++) {
+			char prefix[64];
+			pid_t pid;
+
+			snprintf(prefix, sizeof(prefix),
+				 "kprobe.perm.paranoid%ld.%s", levels[i],
+				 caps ? "perfmon" : "nobody");
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0)
+				kprobe_perm_child(prefix, type, caps);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
+	}
+	write_sysctl(PARANOID, saved);
+}
+
+/* A program of @type that returns 1: its fd, or -errno. */
+static int bpf_ret1(int type)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = type;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = ARRAY_SIZE(insns);
+	a.license = (uintptr_t)"GPL";
+	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+	return fd < 0 ? -errno : fd;
+}
+
+static void observe_bpf(void)
+{
+	static const struct {
+		const char *name;
+		int type;
+	} progs[] = {
+		{ "kprobe", BPF_PROG_TYPE_KPROBE },
+		{ "tracepoint", BPF_PROG_TYPE_TRACEPOINT },
+		{ "perf_event", BPF_PROG_TYPE_PERF_EVENT },
+		{ "socket", BPF_PROG_TYPE_SOCKET_FILTER },
+	};
+	enum { SW, SW_SAMPLING, TP, KPROBE, BP, HW, NR_KINDS };
+	static const char *const kinds[] = {
+		"sw", "sw_sampling", "tracepoint", "kprobe", "breakpoint", "hw",
+	};
+	int kprobe = pmu_type("kprobe");
+	struct perf_event_attr a;
+	uint32_t query[2 + 4];
+	char key[128];
+
+	for (unsigned int p = 0; p < ARRAY_SIZE(progs); p++) {
+		int prog = bpf_ret1(progs[p].type);
+
+		snprintf(key, sizeof(key), "bpf.load.%s", progs[p].name);
+		say(key, "%s", res(prog < 0 ? prog : 0));
+		if (prog < 0)
+			continue;
+		for (int k = 0; k < NR_KINDS; k++) {
+			int fd = -1, ret, again;
+
+			switch (k) {
+			case SW:
+				sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+				break;
+			case SW_SAMPLING:
+				sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+				break;
+			case TP:
+				if (tp_sched_switch < 0)
+					continue;
+				memset(&a, 0, sizeof(a));
+				a.type = PERF_TYPE_TRACEPOINT;
+				a.size = sizeof(a);
+				a.config = tp_sched_switch;
+				break;
+			case KPROBE:
+				if (kprobe < 0)
+					continue;
+				kprobe_attr(&a, kprobe, "vfs_read", 0);
+				break;
+			case BP:
+				bp_attr(&a);
+				break;
+			case HW:
+				hw_attr(&a);
+				break;
+			}
+			a.disabled = 1;
+			fd = sys_open(&a, 0, -1, -1, 0);
+			if (fd < 0)
+				continue;
+			ret = ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ? -errno : 0;
+			again = ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ? -errno : 0;
+			snprintf(key, sizeof(key), "bpf.set.%s.%s", progs[p].name,
+				 kinds[k]);
+			say(key, "%s then %s", res(ret), res(again));
+			memset(query, 0, sizeof(query));
+			query[0] = 4;
+			ret = ioctl(fd, PERF_EVENT_IOC_QUERY_BPF, query) ? -errno : 0;
+			snprintf(key, sizeof(key), "bpf.query.%s.%s", progs[p].name,
+				 kinds[k]);
+			say(key, "%s %u", res(ret), ret ? 0 : query[1]);
+			close(fd);
+		}
+		close(prog);
+	}
+}
+
 /* ---- ioctls ------------------------------------------------------------ */
 
 static void observe_ioctls(void)
@@ -1944,6 +2148,8 @@ int main(int argc, char **argv)
 	observe_timer_callchain();
 	observe_hardware();
 	observe_aux_pmu();
+	observe_kprobe_pmu();
+	observe_bpf();
 	observe_sysfs();
 	observe_sysctl_writes();
 	write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", rate);
