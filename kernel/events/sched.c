@@ -690,9 +690,10 @@ static bool ctx_live_here(struct perf_event_context *ctx)
 }
 
 /*
- * IPI handler of perf_ctx_call(), IRQs off on the target CPU.  Takes this
- * CPU's context lock, then that of the task context concerned (the
- * target, or the live one when the target is the CPU context).
+ * perf_ctx_call() on the target CPU, IRQs off: an IPI handler, or called
+ * directly when the target is the calling CPU.  Takes this CPU's context
+ * lock, then that of the task context concerned (the target, or the live
+ * one when the target is the CPU context).
  */
 static void ctx_call_here(void *info)
 {
@@ -784,7 +785,16 @@ void perf_ctx_call(struct perf_event_context *ctx, struct perf_event *event,
 	for (;;) {
 		cpu = ctx_cpu(ctx, event);
 		if (cpu >= 0 && cpu_online(cpu)) {
-			smp_call_function_single(cpu, ctx_call_here, &call, 1);
+			/* here (a task reading its own events): no IPI */
+			if (cpu == get_cpu()) {
+				local_irq_disable();
+				ctx_call_here(&call);
+				local_irq_enable();
+			} else {
+				smp_call_function_single(cpu, ctx_call_here,
+							 &call, 1);
+			}
+			put_cpu();
 			if (call.done)
 				return;
 		}
