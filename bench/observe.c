@@ -905,6 +905,36 @@ static const struct {
 	{ "ftrace_syntax", "common_pid == 1" },
 };
 
+/*
+ * The permission matrix of an area: @child(prefix, @type, perfmon) in a
+ * child process as nobody, without and with CAP_PERFMON, at each of the
+ * @nr paranoid @levels; the prefix is "<area>.perm.paranoid<level>.<who>".
+ */
+static void perm_matrix(const char *area, const long *levels, int nr,
+			int type, void (*child)(const char *, int, int))
+{
+	long saved = read_sysctl(PARANOID);
+
+	for (int i = 0; i < nr; i++) {
+		if (write_sysctl(PARANOID, levels[i]))
+			continue;
+		for (int caps = 0; caps < 2; caps++) {
+			char prefix[64];
+			pid_t pid;
+
+			snprintf(prefix, sizeof(prefix), "%s.perm.paranoid%ld.%s",
+				 area, levels[i], caps ? "perfmon" : "nobody");
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0)
+				child(prefix, type, caps);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
+	}
+	write_sysctl(PARANOID, saved);
+}
+
 /* as nobody (paranoid 2, and 1, and with CAP_PERFMON): kernel and file filters */
 static void addr_filter_perm_child(const char *prefix, int type, int perfmon)
 {
@@ -926,7 +956,6 @@ static void addr_filter_perm_child(const char *prefix, int type, int perfmon)
 static void observe_aux_pmu(void)
 {
 	static const long levels[] = { 2, 1 };
-	long saved = read_sysctl(PARANOID);
 	struct perf_event_attr a;
 	char name[256], key[160];
 	unsigned int i;
@@ -1031,25 +1060,8 @@ static void observe_aux_pmu(void)
 		close(lead);
 	}
 
-	for (i = 0; i < ARRAY_SIZE(levels); i++) {
-		if (write_sysctl(PARANOID, levels[i]))
-			continue;
-		for (int caps = 0; caps < 2; caps++) {
-			char prefix[64];
-			pid_t pid;
-
-			snprintf(prefix, sizeof(prefix),
-				 "auxpmu.perm.paranoid%ld.%s", levels[i],
-				 caps ? "perfmon" : "nobody");
-			fflush(stdout);
-			pid = fork();
-			if (pid == 0)
-				addr_filter_perm_child(prefix, type, caps);
-			if (pid > 0)
-				waitpid(pid, NULL, 0);
-		}
-	}
-	write_sysctl(PARANOID, saved);
+	perm_matrix("auxpmu", levels, ARRAY_SIZE(levels), type,
+		    addr_filter_perm_child);
 }
 
 /* ---- the kprobe PMU and BPF programs on events --------------------------- */
@@ -1091,7 +1103,6 @@ static void observe_kprobe_pmu(void)
 	static char long_name[600];
 	int type = pmu_type("kprobe");
 	struct perf_event_attr a;
-	long saved;
 
 	say("kprobe.pmu", "%s", type >= 0 ? "yes" : "no");
 	if (type < 0)
@@ -1136,26 +1147,8 @@ static void observe_kprobe_pmu(void)
 	kprobe_attr(&a, type, long_name, 0);
 	try_open("kprobe.func_too_long", &a, 0, -1, -1, 0);
 
-	saved = read_sysctl(PARANOID);
-	for (unsigned int i = 0; i < ARRAY_SIZE(levels); i++) {
-		if (write_sysctl(PARANOID, levels[i]))
-			continue;
-		for (int caps = 0; caps < 2; caps++) {
-			char prefix[64];
-			pid_t pid;
-
-			snprintf(prefix, sizeof(prefix),
-				 "kprobe.perm.paranoid%ld.%s", levels[i],
-				 caps ? "perfmon" : "nobody");
-			fflush(stdout);
-			pid = fork();
-			if (pid == 0)
-				kprobe_perm_child(prefix, type, caps);
-			if (pid > 0)
-				waitpid(pid, NULL, 0);
-		}
-	}
-	write_sysctl(PARANOID, saved);
+	perm_matrix("kprobe", levels, ARRAY_SIZE(levels), type,
+		    kprobe_perm_child);
 }
 
 /* A program of @type that returns 1: its fd, or -errno. */

@@ -29,7 +29,6 @@
 #include "perf_records.h"
 
 #define KPROBE_TYPE	"/sys/bus/event_source/devices/kprobe/type"
-#define TRACEFS		"/sys/kernel/tracing"
 #define TP_FORK		"sched/sched_process_fork"
 #define FUNC		"vfs_read"
 #define HITS		16
@@ -269,14 +268,6 @@ static int open_kprobe(long type)
 	return fd < 0 ? -errno : fd;
 }
 
-static long tp_id(const char *name)
-{
-	char path[256];
-	long id;
-
-	snprintf(path, sizeof(path), TRACEFS "/events/%s/id", name);
-	return read_int_file(path, &id) ? -1 : id;
-}
 
 static int open_tp(long id)
 {
@@ -324,16 +315,6 @@ static void pin_cpu(int cpu)
 	sched_setaffinity(0, sizeof(cpus), &cpus);
 }
 
-static void null_reads(int n)
-{
-	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	char c;
-
-	for (int i = 0; i < n; i++)
-		if (read(fd, &c, 1) < 0)
-			break;
-	close(fd);
-}
 
 static void forks(int n)
 {
@@ -400,9 +381,7 @@ FIXTURE_SETUP(bpf)
 	ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
 	close(prog);
 	self->kprobe = kprobe_type();
-	if (access(TRACEFS "/events", F_OK))
-		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	self->fork_tp = tp_id(TP_FORK);
+	self->fork_tp = trace_event_id(TP_FORK);
 }
 
 FIXTURE_TEARDOWN(bpf)

@@ -80,16 +80,6 @@ static int open_kprobe(long type, const char *func, uint64_t addr,
 	return fd < 0 ? -errno : fd;
 }
 
-static void null_reads(int n)
-{
-	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	char c;
-
-	for (int i = 0; i < n; i++)
-		if (read(fd, &c, 1) < 0)
-			break;
-	close(fd);
-}
 
 /* Count @n reads of /dev/null on @fd (the count's own read is one more). */
 static int64_t count_reads(int fd, int n)

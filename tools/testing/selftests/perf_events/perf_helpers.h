@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
@@ -111,6 +112,34 @@ static inline int write_int_file(const char *path, long val)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+#define TRACEFS		"/sys/kernel/tracing"
+
+/* The id of trace event @name ("system/event"), or -1 (tracefs mounted). */
+static inline long trace_event_id(const char *name)
+{
+	char path[256];
+	long id;
+
+	if (access(TRACEFS "/events", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/id", name);
+	if (read_int_file(path, &id))
+		return -1;
+	return id;
+}
+
+/* @n read()s of a byte of /dev/null: @n calls of vfs_read() by the caller. */
+static inline void null_reads(int n)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	char c;
+
+	for (int i = 0; i < n; i++)
+		if (read(fd, &c, 1) < 0)
+			break;
+	close(fd);
 }
 
 /*

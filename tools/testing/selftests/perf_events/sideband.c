@@ -469,20 +469,6 @@ TEST(kernel_text_records_accepted)
 	}
 }
 
-/* The id of the trace event sched/sched_wakeup, or -1. */
-static long wakeup_tp_id(void)
-{
-	FILE *f = fopen("/sys/kernel/tracing/events/sched/sched_wakeup/id", "r");
-	long id = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &id) != 1)
-		id = -1;
-	fclose(f);
-	return id;
-}
-
 #define POKES_MAX	16
 
 struct text_poke {
@@ -536,7 +522,7 @@ TEST(text_poke_of_a_tracepoint)
 	struct perf_event_attr attr;
 	struct perf_map m;
 	int fd, tp, n_on, n_off;
-	long tp_id = wakeup_tp_id();
+	long tp_id = trace_event_id("sched/sched_wakeup");
 	uint64_t id;
 
 #ifndef __x86_64__

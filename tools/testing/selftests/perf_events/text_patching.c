@@ -29,7 +29,6 @@
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
 
-#define TRACEFS		"/sys/kernel/tracing"
 #define MAX_CPUS	8
 #define SECONDS_ENV	"TEXT_PATCHING_SECONDS"
 #define SECONDS_DEFAULT	15
@@ -52,16 +51,6 @@ struct pingpong {
 	int *stop;
 };
 
-static long tp_id(const char *name)
-{
-	char path[256];
-	long id;
-
-	snprintf(path, sizeof(path), TRACEFS "/events/%s/id", name);
-	if (read_int_file(path, &id))
-		return -1;
-	return id;
-}
 
 static void pin_self(int cpu)
 {
@@ -186,13 +175,11 @@ FIXTURE_SETUP(patching)
 	}
 	if (geteuid() != 0)
 		SKIP(return, "needs root for CPU-wide tracepoint events");
-	if (access(TRACEFS "/events", F_OK))
-		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	self->sched_switch = tp_id("sched/sched_switch");
+	self->sched_switch = trace_event_id("sched/sched_switch");
 	if (self->sched_switch < 0)
 		SKIP(return, "no tracefs or no sched:sched_switch");
 	for (unsigned int i = 0; i < NR_EXTRA; i++)
-		self->extra[i] = tp_id(extra_tps[i]);
+		self->extra[i] = trace_event_id(extra_tps[i]);
 
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(online), &online));
 	for (cpu = 0; cpu < CPU_SETSIZE && self->ncpu < MAX_CPUS; cpu++)

@@ -24,22 +24,10 @@
 #include "perf_helpers.h"
 #include "perf_records.h"
 
-#define TRACEFS		"/sys/kernel/tracing"
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 #define NOBODY		65534
 #define REC_MAX		4096
 
-/* The id of trace event @name ("system/event"), or -1. */
-static long tp_id(const char *name)
-{
-	char path[256];
-	long id;
-
-	snprintf(path, sizeof(path), TRACEFS "/events/%s/id", name);
-	if (read_int_file(path, &id))
-		return -1;
-	return id;
-}
 
 /* The offset of @field in the record of @name, from its format file. */
 static int tp_field_offset(const char *name, const char *field)
@@ -111,10 +99,10 @@ FIXTURE_SETUP(tp)
 		SKIP(return, "needs root for tracefs and raw records");
 	if (access(TRACEFS "/events", F_OK))
 		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	self->rename = tp_id("task/task_rename");
-	self->fork = tp_id("sched/sched_process_fork");
-	self->wakeup = tp_id("sched/sched_wakeup");
-	self->runtime = tp_id("sched/sched_stat_runtime");
+	self->rename = trace_event_id("task/task_rename");
+	self->fork = trace_event_id("sched/sched_process_fork");
+	self->wakeup = trace_event_id("sched/sched_wakeup");
+	self->runtime = trace_event_id("sched/sched_stat_runtime");
 	if (self->rename < 0 || self->fork < 0 || self->wakeup < 0)
 		SKIP(return, "no tracefs or no task and sched trace events");
 }
@@ -210,7 +198,7 @@ TEST_F(tp, count_exact)
 TEST_F(tp, sched_switch)
 {
 	struct perf_event_attr attr;
-	long id = tp_id("sched/sched_switch");
+	long id = trace_event_id("sched/sched_switch");
 	int fd;
 
 	ASSERT_GT(id, 0);
@@ -695,7 +683,7 @@ FIXTURE_SETUP(tp_paranoid)
 		SKIP(return, "needs root to set " PARANOID);
 	if (access(TRACEFS "/events", F_OK))
 		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	self->rename = tp_id("task/task_rename");
+	self->rename = trace_event_id("task/task_rename");
 	if (self->rename < 0)
 		SKIP(return, "no task:task_rename");
 	ASSERT_EQ(0, read_int_file(PARANOID, &self->saved));
