@@ -91,28 +91,27 @@ static uint64_t map_get(int map, uint32_t key)
 	return v;
 }
 
-/* Set a u64 slot of the counter map. */
-static int map_set(int map, uint32_t key, uint64_t v)
+static int map_update(int map, uint32_t key, const void *value)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.map_fd = map;
 	a.key = (uintptr_t)&key;
-	a.value = (uintptr_t)&v;
+	a.value = (uintptr_t)value;
 	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a);
+}
+
+/* Set a u64 slot of the counter map. */
+static int map_set(int map, uint32_t key, uint64_t v)
+{
+	return map_update(map, key, &v);
 }
 
 /* Put the event @fd at @key of a perf event array. */
 static int map_set_fd(int map, uint32_t key, uint32_t fd)
 {
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = map;
-	a.key = (uintptr_t)&key;
-	a.value = (uintptr_t)&fd;
-	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a);
+	return map_update(map, key, &fd);
 }
 
 static char verifier_log[4096];
@@ -268,21 +267,6 @@ static int open_kprobe(long type)
 	return fd < 0 ? -errno : fd;
 }
 
-
-static int open_tp(long id)
-{
-	struct perf_event_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = id;
-	attr.disabled = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /*
  * Page faults of the caller, sampled at each one, into a ring; an
  * inherited one on CPU @cpu only (no ring for a task's inherited events
@@ -314,7 +298,6 @@ static void pin_cpu(int cpu)
 			CPU_SET(i, &cpus);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
 }
-
 
 static void forks(int n)
 {
@@ -434,7 +417,7 @@ TEST_F(bpf, tracepoint_program)
 		if (self->fork_tp < 0)
 			SKIP(return, "no " TP_FORK " tracepoint");
 		ASSERT_EQ(0, map_set(self->map, SLOT_RUNS, 0));
-		fd = open_tp(self->fork_tp);
+		fd = open_trace_event(self->fork_tp, 0, -1);
 		ASSERT_LE(0, fd);
 		prog = load_counter(BPF_PROG_TYPE_TRACEPOINT, self->map, ret);
 		ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
@@ -768,7 +751,7 @@ TEST_F(bpf, query)
 
 	if (self->fork_tp < 0)
 		SKIP(return, "no " TP_FORK " tracepoint");
-	fd = open_tp(self->fork_tp);
+	fd = open_trace_event(self->fork_tp, 0, -1);
 	ASSERT_LE(0, fd);
 	memset(query, 0, sizeof(query));
 	query[0] = 4;
@@ -848,7 +831,7 @@ TEST_F(bpf, errnos)
 	close(sw);
 
 	if (self->fork_tp >= 0) {
-		tp = open_tp(self->fork_tp);
+		tp = open_trace_event(self->fork_tp, 0, -1);
 		ASSERT_LE(0, tp);
 		EXPECT_EQ(-EINVAL, set_bpf(tp, kprobe_prog));
 		EXPECT_EQ(-EINVAL, set_bpf(tp, pe_prog));

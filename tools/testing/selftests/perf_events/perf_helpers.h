@@ -130,6 +130,21 @@ static inline long trace_event_id(const char *name)
 	return id;
 }
 
+/* The trace event @id on @pid/@cpu, disabled; the fd or -errno. */
+static inline int open_trace_event(long id, pid_t pid, int cpu)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = id;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 /* @n read()s of a byte of /dev/null: @n calls of vfs_read() by the caller. */
 static inline void null_reads(int n)
 {

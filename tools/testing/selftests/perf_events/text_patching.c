@@ -51,7 +51,6 @@ struct pingpong {
 	int *stop;
 };
 
-
 static void pin_self(int cpu)
 {
 	cpu_set_t set;
@@ -122,20 +121,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int open_tp(long id, int cpu)
-{
-	struct perf_event_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = id;
-	attr.disabled = 1;
-	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
 }
 
 /* Context switches of @tid, with switch and comm records asked for. */
@@ -266,7 +251,7 @@ TEST_F_TIMEOUT(patching, flip_under_switches, SECONDS_MAX + 20)
 		for (int i = 0; i < self->ncpu; i++) {
 			int cpu = self->pp[i].cpu;
 
-			r.tp[i] = open_tp(self->sched_switch, cpu);
+			r.tp[i] = open_trace_event(self->sched_switch, -1, cpu);
 			ASSERT_GE(r.tp[i], 0) TH_LOG("sched_switch on CPU %d", cpu);
 			r.fd[r.nfd++] = r.tp[i];
 			r.sw[i] = open_switches(self->pp[i].pong_tid);
@@ -277,7 +262,7 @@ TEST_F_TIMEOUT(patching, flip_under_switches, SECONDS_MAX + 20)
 
 				if (self->extra[e] < 0)
 					continue;
-				fd = open_tp(self->extra[e], cpu);
+				fd = open_trace_event(self->extra[e], -1, cpu);
 				ASSERT_GE(fd, 0) TH_LOG("%s on CPU %d",
 							extra_tps[e], cpu);
 				r.fd[r.nfd++] = fd;

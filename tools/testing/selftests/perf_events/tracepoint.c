@@ -28,7 +28,6 @@
 #define NOBODY		65534
 #define REC_MAX		4096
 
-
 /* The offset of @field in the record of @name, from its format file. */
 static int tp_field_offset(const char *name, const char *field)
 {
