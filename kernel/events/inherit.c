@@ -79,12 +79,14 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 		return ERR_PTR(ret);
 	}
 	/* a hardware member takes a software group to its PMU, as above */
-	mutex_lock(&ctx->mutex);
-	ret = perf_group_adopt(event);
-	mutex_unlock(&ctx->mutex);
-	if (ret) {
-		perf_event_free(event);
-		return ERR_PTR(ret);
+	if (leader) {
+		mutex_lock(&ctx->mutex);
+		ret = perf_group_adopt(event);
+		mutex_unlock(&ctx->mutex);
+		if (ret) {
+			perf_event_free(event);
+			return ERR_PTR(ret);
+		}
 	}
 	/* the child does not run yet: its context cannot be live */
 	event->attach_state |= PERF_ATTACH_CHILD;
