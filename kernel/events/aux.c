@@ -541,13 +541,16 @@ static void aux_sample_put(void)
 int perf_aux_sample_init(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
+	int ret;
 
 	if (!event->attr.aux_sample_size)
 		return 0;
 	if (leader == event || !has_aux(leader) || !leader->pmu->snapshot_aux)
 		return -EINVAL;
-	event->attach_state |= PERF_ATTACH_AUX_SAMPLE;
-	return aux_sample_get();
+	ret = aux_sample_get();
+	if (!ret)
+		event->attach_state |= PERF_ATTACH_AUX_SAMPLE;
+	return ret;
 }
 
 void perf_aux_sample_free(struct perf_event *event)
@@ -614,7 +617,10 @@ void perf_aux_sample_output(struct perf_output_handle *handle,
 			 ALIGN(data->aux_size, sizeof(u64)) - data->aux_size);
 }
 
-/* The sample is written or dropped: its bounce buffer is free again. */
+/*
+ * The sample, which asked for AUX data, is written or dropped: its bounce
+ * buffer is free again.
+ */
 void perf_aux_sample_done(struct perf_sample_data *data)
 {
 	if (data->aux_size) {

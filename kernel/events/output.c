@@ -482,7 +482,9 @@ static int sample_output(struct perf_event *event,
 		perf_output_sample(&handle, &header, data, event);
 		perf_output_end(&handle);
 	}
-	perf_aux_sample_done(data);
+	/* data->aux_size is set only where the sample asks for AUX data */
+	if (event->attr.sample_type & PERF_SAMPLE_AUX)
+		perf_aux_sample_done(data);
 	rcu_read_unlock();
 	local_irq_restore(flags);
 	return ret;
