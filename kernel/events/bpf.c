@@ -23,12 +23,12 @@
  * sideband.c.
  *
  * Locking: attaching and detaching run in process context, by the event's
- * owner (the ioctl), by the BPF link that holds the event's file, or when
- * the event is freed; perf_bpf_mutex serializes the attaching of sampling
- * programs, the tracing side that of trace events' programs.  An
- * overflow reads event->prog under RCU with preemption off; a program is
- * freed after a grace period (bpf_prog_put()), an event's pointer is
- * dropped only when the event itself goes.
+ * owner (the ioctl), by the BPF link that holds the event's file (which
+ * detaches when it is closed), or when the event is freed; perf_bpf_mutex
+ * serializes what changes or copies the program of a sampling event, the
+ * tracing side that of trace events' programs.  An overflow reads
+ * event->prog under RCU with preemption off; a program is freed after a
+ * grace period (bpf_prog_put()).
  */
 #include <linux/bpf.h>
 #include <linux/filter.h>
@@ -42,7 +42,11 @@
 /* no PMU of the series records branches: a snapshot is always empty */
 DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
 
-/* serializes the attaching of sampling programs (the ioctl, links) */
+/*
+ * Serializes the attaching, detaching and inheriting of sampling programs
+ * (the ioctl, links, fork): event->prog of a non-tracing event changes
+ * only under it, and a copy takes its reference under it.
+ */
 static DEFINE_MUTEX(perf_bpf_mutex);
 
 /* A kprobe program made for a kprobe_multi, uprobe_multi or session link */
@@ -142,7 +146,9 @@ void perf_event_free_bpf_prog(struct perf_event *event)
 		perf_event_detach_bpf_prog(event);
 		return;
 	}
+	mutex_lock(&perf_bpf_mutex);
 	WRITE_ONCE(event->prog, NULL);
+	mutex_unlock(&perf_bpf_mutex);
 	bpf_prog_put(prog);
 }
 
@@ -150,13 +156,19 @@ void perf_event_free_bpf_prog(struct perf_event *event)
 /* A copy of an event made at fork runs its parent's sampling program. */
 void perf_bpf_inherit(struct perf_event *child, struct perf_event *parent)
 {
-	struct bpf_prog *prog = READ_ONCE(parent->prog);
+	struct bpf_prog *prog;
 
-	if (!prog || perf_event_is_tracing(parent))
+	if (!READ_ONCE(parent->prog) || perf_event_is_tracing(parent))
 		return;
-	bpf_prog_inc(prog);
-	child->bpf_cookie = parent->bpf_cookie;
-	child->prog = prog;
+	/* the parent's link may be dropping the program right now */
+	mutex_lock(&perf_bpf_mutex);
+	prog = parent->prog;
+	if (prog) {
+		bpf_prog_inc(prog);
+		child->bpf_cookie = parent->bpf_cookie;
+		child->prog = prog;
+	}
+	mutex_unlock(&perf_bpf_mutex);
 }
 #endif
 
