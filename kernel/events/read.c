@@ -23,18 +23,22 @@ static int time_words(u64 format)
 	       !!(format & PERF_FORMAT_TOTAL_TIME_RUNNING);
 }
 
+/* Bytes of a read() in @format of @nr events (a group's, or one). */
+static int read_bytes(u64 format, int nr)
+{
+	int words = time_words(format) + nr * entry_words(format);
+
+	return (words + !!(format & PERF_FORMAT_GROUP)) * sizeof(u64);
+}
+
 /* Bytes read() returns for @event with its current group. */
 int perf_read_size(struct perf_event *event)
 {
 	u64 format = event->attr.read_format;
-	int words = time_words(format);
 
 	if (format & PERF_FORMAT_GROUP)
-		words += 1 + (1 + event->group_leader->nr_siblings) *
-			     entry_words(format);
-	else
-		words += entry_words(format);
-	return words * sizeof(u64);
+		return read_bytes(format, 1 + event->group_leader->nr_siblings);
+	return read_bytes(format, 1);
 }
 
 static void update_one(struct perf_event *event, bool live)
@@ -116,14 +120,28 @@ static u64 *put_times(u64 *p, struct perf_event *event, u64 format,
 	return p;
 }
 
-static u64 *put_entry(u64 *p, struct read_member *m, u64 format)
+/* A group member's entry: value (with @children's), id, lost. */
+static u64 *put_entry(u64 *p, struct perf_event *event, u64 children,
+		      u64 format)
 {
-	*p++ = event_value(m->event) + m->children;
+	*p++ = event_value(event) + children;
 	if (format & PERF_FORMAT_ID)
-		*p++ = m->event->id;
+		*p++ = event->id;
 	if (format & PERF_FORMAT_LOST)
-		*p++ = atomic64_read(&m->event->lost_samples);
+		*p++ = atomic64_read(&event->lost_samples);
 	return p;
+}
+
+/* The layout without PERF_FORMAT_GROUP: value, times, id, lost. */
+static void put_single(u64 *p, struct perf_event *event, u64 format,
+		       u64 children, u64 child_enabled, u64 child_running)
+{
+	*p++ = event_value(event) + children;
+	p = put_times(p, event, format, child_enabled, child_running);
+	if (format & PERF_FORMAT_ID)
+		*p++ = event->id;
+	if (format & PERF_FORMAT_LOST)
+		*p = atomic64_read(&event->lost_samples);
 }
 
 /*
@@ -140,12 +158,8 @@ static void fill_values(struct perf_event *event, struct read_member *members,
 
 	if (!(format & PERF_FORMAT_GROUP)) {
 		perf_ctx_call(event->ctx, event, read_fn, NULL);
-		*p++ = event_value(event) + members[0].children;
-		p = put_times(p, event, format, child_enabled, child_running);
-		if (format & PERF_FORMAT_ID)
-			*p++ = event->id;
-		if (format & PERF_FORMAT_LOST)
-			*p++ = atomic64_read(&event->lost_samples);
+		put_single(p, event, format, members[0].children,
+			   child_enabled, child_running);
 		return;
 	}
 	perf_ctx_call(event->ctx, members[0].event, read_fn, (void *)1);
@@ -153,7 +167,7 @@ static void fill_values(struct perf_event *event, struct read_member *members,
 	p = put_times(p, members[0].event, format, child_enabled,
 		      child_running);
 	for (i = 0; i < nr; i++)
-		p = put_entry(p, &members[i], format);
+		p = put_entry(p, members[i].event, members[i].children, format);
 }
 
 static ssize_t read_members(struct perf_event *event,
@@ -179,11 +193,7 @@ static ssize_t read_members(struct perf_event *event,
 			running = r;
 		}
 	}
-	size = time_words(format) * sizeof(u64);
-	if (format & PERF_FORMAT_GROUP)
-		size += (1 + nr * entry_words(format)) * sizeof(u64);
-	else
-		size += entry_words(format) * sizeof(u64);
+	size = read_bytes(format, nr);
 	if (count < size)
 		return -ENOSPC;
 	if (size > sizeof(stack)) {
@@ -235,18 +245,13 @@ static ssize_t read_direct(struct perf_event *event, char __user *buf,
 {
 	u64 format = event->attr.read_format;
 	u64 values[READ_DIRECT_WORDS], *p = values;
+	struct perf_event *leader, *sibling;
 	struct perf_event_context *ctx;
-	struct perf_event *leader;
-	struct read_member m = { };
 	ssize_t size;
-	int nr = 1;
 
 	ctx = perf_event_ctx_lock(event);
 	leader = event->group_leader;
-	if (format & PERF_FORMAT_GROUP)
-		nr += leader->nr_siblings;
-	size = (time_words(format) + nr * entry_words(format) +
-		!!(format & PERF_FORMAT_GROUP)) * sizeof(u64);
+	size = perf_read_size(event);
 	if (size > sizeof(values) || read_inherits(event, format)) {
 		size = -EAGAIN;
 		goto unlock;
@@ -262,21 +267,15 @@ static ssize_t read_direct(struct perf_event *event, char __user *buf,
 	}
 	if (!(format & PERF_FORMAT_GROUP)) {
 		perf_ctx_call(ctx, event, read_fn, NULL);
-		*p++ = event_value(event);
-		p = put_times(p, event, format, 0, 0);
-		if (format & PERF_FORMAT_ID)
-			*p++ = event->id;
-		if (format & PERF_FORMAT_LOST)
-			*p++ = atomic64_read(&event->lost_samples);
+		put_single(p, event, format, 0, 0, 0);
 		goto unlock;
 	}
 	perf_ctx_call(ctx, leader, read_fn, (void *)1);
-	*p++ = nr;
+	*p++ = 1 + leader->nr_siblings;
 	p = put_times(p, leader, format, 0, 0);
-	m.event = leader;
-	p = put_entry(p, &m, format);
-	for_each_sibling_event(m.event, leader)
-		p = put_entry(p, &m, format);
+	p = put_entry(p, leader, 0, format);
+	for_each_sibling_event(sibling, leader)
+		p = put_entry(p, sibling, 0, format);
 unlock:
 	mutex_unlock(&ctx->mutex);
 	if (size > 0 && copy_to_user(buf, values, size))
