@@ -78,16 +78,23 @@ static int map_create(int type, int value_size, int entries)
 	return sys_bpf(BPF_MAP_CREATE, &a);
 }
 
+/*
+ * A u64 slot of the counter map.  A failed lookup ends the test (the
+ * harness reports the abort): no value would be right to compare.
+ */
 static uint64_t map_get(int map, uint32_t key)
 {
-	uint64_t v = ~0ULL;
 	union bpf_attr a;
+	uint64_t v;
 
 	memset(&a, 0, sizeof(a));
 	a.map_fd = map;
 	a.key = (uintptr_t)&key;
 	a.value = (uintptr_t)&v;
-	sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a)) {
+		perror("BPF_MAP_LOOKUP_ELEM");
+		abort();
+	}
 	return v;
 }
 
