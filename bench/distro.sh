@@ -10,8 +10,7 @@
 #   - of the modules, only those of the options matched by $PERF_MODULES;
 #   - no debug info (DEBUG_INFO_NONE): BTF needs pahole, and debug info
 #     triples the build time without touching perf;
-#   - no trusted or revocation key files (Debian's are not in the source);
-#   - UPROBES=n on the series while it does not carry kernel/events/uprobes.c.
+#   - no trusted or revocation key files (Debian's are not in the source).
 # Prints the build directory on its last line.
 . "$(dirname "$0")/lib.sh"
 
@@ -59,7 +58,6 @@ sc --enable DEBUG_INFO_NONE --disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
 	--disable DEBUG_INFO_DWARF4 --disable DEBUG_INFO_DWARF5 \
 	--disable DEBUG_INFO_BTF \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
-[ "$kernel" = series ] && sc --disable UPROBES --disable UPROBE_EVENTS
 kmake -s olddefconfig > /dev/null
 log "building $kernel $arch with Debian's $flavour config: $(grep -c '=m$' "$out/.config") modules (log: $out/build.log)"
 jobs=$(nproc)
