@@ -200,6 +200,7 @@ void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
 void perf_swevent_hit_raw(struct perf_event *event, u64 nr,
 			  struct pt_regs *regs, struct perf_raw_record *raw);
 bool perf_swevent_excluded(struct perf_event *event, struct pt_regs *regs);
+bool perf_tp_excluded(struct perf_event *event, struct pt_regs *regs);
 u32 perf_sw_pmu_type(struct perf_event *event);
 
 /* hw_breakpoint.c */

@@ -150,11 +150,23 @@ void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
 		sw_overflow(event, nr, regs, addr, NULL);
 }
 
-/* The same for a tracepoint hit, whose samples carry @raw (tracepoint.c). */
+/*
+ * The same for a trace event hit: exclude_kernel leaves out hits in the
+ * kernel, but exclude_user does not leave out those of uprobes (user
+ * registers), as on stock.
+ */
+bool perf_tp_excluded(struct perf_event *event, struct pt_regs *regs)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return true;
+	return regs && event->attr.exclude_kernel && !user_mode(regs);
+}
+
+/* A tracepoint hit, whose samples carry @raw (tracepoint.c). */
 void perf_swevent_hit_raw(struct perf_event *event, u64 nr,
 			  struct pt_regs *regs, struct perf_raw_record *raw)
 {
-	if (perf_swevent_excluded(event, regs))
+	if (perf_tp_excluded(event, regs))
 		return;
 	local64_add(nr, &event->count);
 	if (is_sampling_event(event) && regs)

@@ -2,8 +2,9 @@
 /*
  * Events of trace events: the "tracepoint" PMU (PERF_TYPE_TRACEPOINT),
  * whose attr.config is the id of a trace event (tracefs
- * events/<sys>/<name>/id), the "kprobe" PMU, each of whose events makes a
- * kprobe of its own (a trace event that tracefs does not list), the
+ * events/<sys>/<name>/id), the "kprobe" and "uprobe" PMUs, each of whose
+ * events makes a kprobe or uprobe of its own (a trace event that tracefs
+ * does not list), the
  * ftrace filter of such an event (PERF_EVENT_IOC_SET_FILTER), and
  * perf_tp_event(), where the perf probe of every trace event hands over
  * its hits.
@@ -15,7 +16,7 @@
  * with the record, a count (1, or an amount such as the runtime of
  * sched_stat_runtime) and, for a few scheduler tracepoints, the task the
  * hit is about.  It counts on every event of this CPU's list that is not
- * stopped, excluded at the probe's registers (always kernel ones) or
+ * stopped, excluded at the probe's registers (exclude_kernel only) or
  * rejected by its filter, and samples through the software event path
  * with the record as PERF_SAMPLE_RAW.  A hit about another task counts
  * too on that task's events bound to this CPU, which cannot be active
@@ -79,7 +80,7 @@ static void tp_hit_task(struct task_struct *task, u16 type, u64 count,
 		    event->attr.config != type || event->cpu != cpu ||
 		    event->attr.sigtrap)
 			continue;
-		if (perf_swevent_excluded(event, regs) ||
+		if (perf_tp_excluded(event, regs) ||
 		    !tp_filter_match(event, record))
 			continue;
 		local64_add(count, &event->count);
@@ -144,20 +145,15 @@ void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
 }
 EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
 
-#ifdef CONFIG_KPROBE_EVENTS
-static struct pmu perf_kprobe_pmu;
-#endif
+static int tp_add(struct perf_event *event, int flags);
 
-/* Is @event one of a trace event (its tp_event set by the tracing side)? */
+/*
+ * Is @event one of a trace event (its tp_event set by the tracing side)?
+ * The PMUs of this file, and only they, put events on with tp_add().
+ */
 bool perf_event_is_tracing(struct perf_event *event)
 {
-	if (event->pmu == &perf_tracepoint_pmu)
-		return true;
-#ifdef CONFIG_KPROBE_EVENTS
-	if (event->pmu == &perf_kprobe_pmu)
-		return true;
-#endif
-	return false;
+	return event->pmu->add == tp_add;
 }
 
 /*
@@ -247,6 +243,13 @@ static struct pmu perf_tracepoint_pmu = {
 	.read		= tp_read,
 };
 
+#if defined(CONFIG_KPROBE_EVENTS) || defined(CONFIG_UPROBE_EVENTS)
+/* bit 0 of config makes a kprobe or a uprobe a return probe */
+#define PROBE_RETPROBE	BIT_ULL(0)
+
+PMU_FORMAT_ATTR(retprobe, "config:0");
+#endif
+
 #ifdef CONFIG_KPROBE_EVENTS
 /*
  * The kprobe PMU.  An event probes attr.kprobe_func + attr.probe_offset,
@@ -258,10 +261,6 @@ static struct pmu perf_tracepoint_pmu = {
  * rest: -E2BIG for a name longer than a symbol's, -ENOENT (or -EINVAL)
  * for a place where no kprobe can go.
  */
-#define KPROBE_RETPROBE	BIT_ULL(0)
-
-PMU_FORMAT_ATTR(retprobe, "config:0");
-
 static struct attribute *kprobe_format_attrs[] = {
 	&format_attr_retprobe.attr,
 	NULL,
@@ -276,6 +275,8 @@ static const struct attribute_group *kprobe_attr_groups[] = {
 	&kprobe_format_group,
 	NULL,
 };
+
+static struct pmu perf_kprobe_pmu;
 
 /* Undo kprobe_event_init(): the kprobe goes, then the filter. */
 static void kprobe_destroy(struct perf_event *event)
@@ -297,7 +298,7 @@ static int kprobe_event_init(struct perf_event *event)
 		return -EACCES;
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
-	ret = perf_kprobe_init(event, config & KPROBE_RETPROBE);
+	ret = perf_kprobe_init(event, config & PROBE_RETPROBE);
 	if (!ret) {
 		event->destroy = kprobe_destroy;
 		event->event_caps |= PERF_EV_CAP_SOFTWARE;
@@ -317,11 +318,86 @@ static struct pmu perf_kprobe_pmu = {
 };
 #endif
 
+#ifdef CONFIG_UPROBE_EVENTS
+/*
+ * The uprobe PMU.  An event probes the file at the path attr.uprobe_path,
+ * at the file offset attr.probe_offset; bit 0 of config makes it a return
+ * probe and bits 32-63 (format/ref_ctr_offset) give the file offset of a
+ * USDT semaphore, the counter kernel/events/uprobes.c raises while the
+ * probe is in.  The other bits are not looked at.  Only CAP_SYS_ADMIN
+ * may place one (CAP_PERFMON is not enough, unlike kprobes), and the
+ * tracing side answers the rest.
+ */
+#define UPROBE_REF_CTR_SHIFT	32
+
+PMU_FORMAT_ATTR(ref_ctr_offset, "config:32-63");
+
+static struct attribute *uprobe_format_attrs[] = {
+	&format_attr_retprobe.attr,
+	&format_attr_ref_ctr_offset.attr,
+	NULL,
+};
+
+static const struct attribute_group uprobe_format_group = {
+	.name	= "format",
+	.attrs	= uprobe_format_attrs,
+};
+
+static const struct attribute_group *uprobe_attr_groups[] = {
+	&uprobe_format_group,
+	NULL,
+};
+
+static struct pmu perf_uprobe_pmu;
+
+static void uprobe_destroy(struct perf_event *event)
+{
+	struct event_filter *filter = event->filter;
+
+	perf_uprobe_destroy(event);
+	tp_free_filter(event, filter);
+}
+
+static int uprobe_event_init(struct perf_event *event)
+{
+	u64 config = event->attr.config;
+	int ret;
+
+	if (event->attr.type != perf_uprobe_pmu.type)
+		return -ENOENT;
+	if (!event->parent && !capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	ret = perf_uprobe_init(event, config >> UPROBE_REF_CTR_SHIFT,
+			       config & PROBE_RETPROBE);
+	if (!ret) {
+		event->destroy = uprobe_destroy;
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	}
+	return ret;
+}
+
+static struct pmu perf_uprobe_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.attr_groups	= uprobe_attr_groups,
+	.event_init	= uprobe_event_init,
+	.add		= tp_add,
+	.del		= tp_del,
+	.start		= tp_start,
+	.stop		= tp_stop,
+	.read		= tp_read,
+};
+#endif
+
 void __init perf_tp_init(void)
 {
 	perf_pmu_register(&perf_tracepoint_pmu, "tracepoint",
 			  PERF_TYPE_TRACEPOINT);
 #ifdef CONFIG_KPROBE_EVENTS
 	perf_pmu_register(&perf_kprobe_pmu, "kprobe", -1);
+#endif
+#ifdef CONFIG_UPROBE_EVENTS
+	perf_pmu_register(&perf_uprobe_pmu, "uprobe", -1);
 #endif
 }
