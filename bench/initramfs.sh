@@ -84,6 +84,9 @@ done
 if [ "$arch" = x86_64 ]; then
 	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke"
 	cp "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
+	# the program its uprobe checks probe by name: with its symbols
+	$cc $cflags -g -o "$root/tests/uprobe_target" \
+		"$TOP/bench/perf-smoke/uprobe-target.c"
 	# make perf-test: not in LIST
 	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test"
 	cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"

@@ -23,7 +23,7 @@ export PERF_PAGER=cat
 cd /tmp || exit 1
 # a CPU-bound loop of bash, about a second of guest time
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
-echo 1..15
+echo 1..20
 
 # perf stat on a workload whose CPU time is spent in a child process:
 # task-clock is the workload's CPU time, as the workload's rusage says
@@ -135,6 +135,32 @@ perf probe -q -d 'probe:vfs_read' >> probe.txt 2>&1
 check "probe_kprobe_stat" "$(is "${np:-0} >= 300 && ${np:-0} < 400")" \
 	"probe:vfs_read counted ${np:-none} ($(head -c 200 probe.txt))"
 
+# perf probe -x: uprobes on the entry and the return of a function of a
+# static program with its symbols (uprobe_target, from the initramfs:
+# smoke_leaf() runs 101 times for "uprobe_target 100"), made through
+# tracefs' uprobe_events, recorded by perf record (a sample a hit) and
+# read back by perf report: every entry sample in smoke_leaf, the return
+# samples at the return addresses in its two callers
+ut=/tmp/uprobe_target
+perf probe -q -x $ut -a smoke_leaf -a 'smoke_leaf%return' > probeU.txt 2>&1
+perf record -q -e probe_uprobe_target:smoke_leaf \
+	-e probe_uprobe_target:smoke_leaf__return -o recU.data -- $ut 100 \
+	> recU.txt 2>&1
+perf report -i recU.data --stdio --sort sym > reportU.txt 2>&1
+perf probe -q -d 'probe_uprobe_target:*' >> probeU.txt 2>&1
+ne=$(awk '/^# Samples:/ && /smoke_leaf.$/ { print $3 }' reportU.txt)
+nr=$(awk '/^# Samples:/ && /smoke_leaf__return/ { print $3 }' reportU.txt)
+check "probe_uprobe_record" "$(is "${ne:-0} == 101 && ${nr:-0} == 101")" \
+	"samples: entry ${ne:-none}, return ${nr:-none} ($(head -c 300 probeU.txt recU.txt))"
+# the first table of the report is the entry event's
+syms=$(awk '/^#/ { if (t) exit; next } NF { t = 1 } /%/ { print $1, $NF }' \
+	reportU.txt | tr '\n' ' ')
+check "probe_uprobe_report" "$(is "\"$syms\" == \"100.00% smoke_leaf \"")" \
+	"entry samples by symbol: ${syms:-none}"
+perf probe -q -l > probeL.txt 2>&1
+check "probe_uprobe_deleted" "$(is "$(grep -c uprobe_target probeL.txt) == 0")" \
+	"left: $(head -c 200 probeL.txt)"
+
 # bpftrace, where the host has it: a kprobe program (the kprobe PMU and a
 # BPF program on it), a tracepoint program and a perf_event program of a
 # sampling software event (profile), each filtering by comm in BPF (the
@@ -161,8 +187,24 @@ if command -v bpftrace > /dev/null; then
 	ns=$(awk '/^@s:/ { print $2 }' btp.txt)
 	check "bpftrace_profile" "$(is "${ns:-0} >= 20")" \
 		"profile samples of bash ${ns:-none}: $(grep -v '^@' btp.txt | head -c 300)"
+	# uprobe and uretprobe programs on the program above: the calls,
+	# the sum of the first argument (0 + ... + 99 + 100), the returns,
+	# and smoke_outer()'s return value (5050 + 1)
+	bt -e "uprobe:$ut:smoke_leaf { @n = count(); @a = sum(arg0); }" \
+		-c "$ut 100" > btu.txt
+	nu=$(awk '/^@n:/ { print $2 }' btu.txt)
+	au=$(awk '/^@a:/ { print $2 }' btu.txt)
+	check "bpftrace_uprobe" "$(is "${nu:-0} == 101 && ${au:-0} == 5050")" \
+		"calls ${nu:-none}, sum of arg0 ${au:-none}: $(grep -v '^@' btu.txt | head -c 300)"
+	bt -e "uretprobe:$ut:smoke_leaf { @r = count(); }
+	       uretprobe:$ut:smoke_outer { @v = retval; }" -c "$ut 100" > btr.txt
+	nr=$(awk '/^@r:/ { print $2 }' btr.txt)
+	vr=$(awk '/^@v:/ { print $2 }' btr.txt)
+	check "bpftrace_uretprobe" "$(is "${nr:-0} == 101 && ${vr:-0} == 5051")" \
+		"returns ${nr:-none}, smoke_outer returned ${vr:-none}: $(grep -v '^@' btr.txt | head -c 300)"
 else
-	for c in bpftrace_kprobe bpftrace_tracepoint bpftrace_profile; do
+	for c in bpftrace_kprobe bpftrace_tracepoint bpftrace_profile \
+		 bpftrace_uprobe bpftrace_uretprobe; do
 		n=$((n + 1)) skip=$((skip + 1))
 		echo "ok $n $c # SKIP the host has no bpftrace"
 	done

@@ -30,4 +30,6 @@ mount -t tmpfs tmp "$root/tmp"
 mount -t tracefs tracefs "$root/sys/kernel/tracing" 2>/dev/null
 mount -t debugfs debugfs "$root/sys/kernel/debug" 2>/dev/null
 cp "/tests/${name}_checks" "$root/tmp/checks.sh"
+# the program perf_smoke's uprobe checks probe (x86_64 initramfs)
+[ -e /tests/uprobe_target ] && cp /tests/uprobe_target "$root/tmp/"
 HOME=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin chroot "$root" /bin/bash /tmp/checks.sh
