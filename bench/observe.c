@@ -2112,6 +2112,434 @@ static void ignore_sigtrap(int sig)
 {
 }
 
+/* ---- the uprobe PMU --------------------------------------------------- */
+
+/*
+ * the USDT-style semaphore of the uprobe probes, in .data (file-backed;
+ * the word beside it, not zero, keeps the pair out of .bss)
+ */
+static struct {
+	unsigned short sema;
+	unsigned short in_data;
+} obs_usdt = { 0, 1 };
+static uintptr_t obs_ret;
+
+static int obs_sema(void)
+{
+	return __atomic_load_n(&obs_usdt.sema, __ATOMIC_RELAXED);
+}
+
+static uintptr_t obs_ret_addr(void)
+{
+	return __atomic_load_n(&obs_ret, __ATOMIC_RELAXED);
+}
+
+/* the probed function: where it was called from, kept */
+__attribute__((noipa)) int obs_target(int x)
+{
+	__atomic_store_n(&obs_ret, (uintptr_t)__builtin_return_address(0),
+			 __ATOMIC_RELAXED);
+	return x + 1;
+}
+
+/* the only caller of obs_target(), so its return address is fixed */
+__attribute__((noipa)) int obs_call(int x)
+{
+	int r = obs_target(x);
+
+	__asm__ __volatile__("" : "+r"(r));
+	return r;
+}
+
+__attribute__((noipa)) int obs_recurse(int depth)
+{
+	int r;
+
+	if (depth <= 1)
+		return 1;
+	r = obs_recurse(depth - 1);
+	__asm__ __volatile__("" : "+r"(r));
+	return r + 1;
+}
+
+/* @n calls of obs_target(); how many returned something else */
+static int obs_calls(int n)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n; i++)
+		bad += obs_call(i) != i + 1;
+	return bad;
+}
+
+/* the file and file offset of @addr, from /proc/self/maps; 0 or -1 */
+static int uprobe_file_offset(uintptr_t addr, char *path, size_t len,
+			      uint64_t *off)
+{
+	unsigned long long start, end, pgoff, a = addr;
+	char line[600], perms[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int ret = -1, pos;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		pos = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+			   perms, &pgoff, &pos) < 4 || !pos)
+			continue;
+		if (a < start || a >= end)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(path, len, "%s", line + pos);
+		*off = a - start + pgoff;
+		ret = path[0] == '/' ? 0 : -1;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+static struct {
+	int type;
+	char path[512];
+	uint64_t target, recurse, sema;
+} up;
+
+static void uprobe_attr(struct perf_event_attr *a, const char *path,
+			uint64_t off, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = up.type;
+	a->size = sizeof(*a);
+	a->config = config;
+	a->uprobe_path = (uintptr_t)path;
+	a->probe_offset = off;
+	a->disabled = 1;
+}
+
+/* the count of @fd over @n calls (or a recursion @n deep), or the errno */
+static void uprobe_count(const char *key, struct perf_event_attr *a,
+			 int n, int recursion)
+{
+	int fd = sys_open(a, 0, -1, -1, 0), bad;
+	uint64_t v = 0;
+
+	if (fd < 0) {
+		say(key, "%s", res(fd));
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	bad = recursion ? obs_recurse(n) != n : obs_calls(n);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		v = ~0ULL;
+	say(key, "count %llu, %s", (unsigned long long)v,
+	    bad ? "wrong results" : "right results");
+	close(fd);
+}
+
+/* the samples of 3 calls: size, misc, ip as which address, raw record */
+static void uprobe_samples(const char *key, int retprobe)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_RAW |
+			PERF_SAMPLE_PERIOD;
+	uintptr_t func = (uintptr_t)obs_target, ret;
+	struct perf_event_attr a;
+	struct perf_event_header *h;
+	uint64_t buf[64];
+	struct perf_sample s;
+	struct perf_map m;
+	int fd, i = 0;
+
+	obs_call(0);
+	ret = obs_ret_addr();
+	uprobe_attr(&a, up.path, up.target, retprobe);
+	a.sample_period = 1;
+	a.sample_type = type;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0) {
+		say(key, "%s", res(fd));
+		return;
+	}
+	if (perf_map_open(&m, fd, 4, PROT_READ | PROT_WRITE)) {
+		say(key, "mmap %s", res(-errno));
+		close(fd);
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	obs_calls(3);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	say(key, "return address inside %s",
+	    obs_ret_addr() == ret ? "the caller's" : "another");
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		const uint8_t *rec;
+		uint64_t v[2] = { 0, 0 };
+		char k[96];
+
+		snprintf(k, sizeof(k), "%s.%d", key, i++);
+		if (h->type != PERF_RECORD_SAMPLE) {
+			say(k, "type %u size %u", h->type, h->size);
+			continue;
+		}
+		perf_sample_parse(h, type, 0, 0, &s);
+		rec = (const uint8_t *)s.end - s.raw_size;
+		if (s.raw_size >= 24)
+			memcpy(v, rec + 8, 16);
+		else if (s.raw_size >= 16)
+			memcpy(v, rec + 8, 8);
+		say(k, "size %u misc %#x ip %s pid %s period %llu raw %u [%s, %s]",
+		    h->size, h->misc,
+		    s.ip == func ? "function" : s.ip == ret ? "return" : "other",
+		    s.pid == (uint32_t)getpid() ? "self" : "other",
+		    (unsigned long long)s.period, s.raw_size,
+		    v[0] == func ? "function" : v[0] ? "other" : "0",
+		    v[1] == ret ? "return" : v[1] ? "other" : "0");
+	}
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* the semaphore through an event's life (@cpu_wide: of CPU 0) */
+static void uprobe_semaphore(const char *key, uint64_t config, int cpu_wide)
+{
+	struct perf_event_attr a;
+	int fd, opened, enabled;
+
+	uprobe_attr(&a, up.path, up.target, config);
+	fd = cpu_wide ? sys_open(&a, -1, 0, -1, 0) : sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0) {
+		say(key, "%s", res(fd));
+		return;
+	}
+	opened = obs_sema();
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	enabled = obs_sema();
+	close(fd);
+	say(key, "opened %d enabled %d closed %d", opened, enabled,
+	    obs_sema());
+}
+
+typedef int (*obs_code_fn)(void);
+
+/* a file of code returning 42, mapped twice, probed at 0 @before or not */
+static void uprobe_two_maps(const char *key, int before, int flags)
+{
+#if defined(__x86_64__)
+	static const unsigned char code[] = { 0xb8, 0x2a, 0, 0, 0, 0xc3 };
+#else
+	static const unsigned char code[] = { 0x40, 0x05, 0x80, 0x52,
+					      0xc0, 0x03, 0x5f, 0xd6 };
+#endif
+	char path[] = "/tmp/observe-uprobe.XXXXXX";
+	struct perf_event_attr a;
+	int file = mkstemp(path), fd = -1, bad = 0, same;
+	obs_code_fn f1, f2;
+	void *m1 = MAP_FAILED, *m2 = MAP_FAILED;
+	uint64_t v = 0;
+
+	if (file < 0 || write(file, code, sizeof(code)) != sizeof(code)) {
+		say(key, "cannot make the file");
+		goto out;
+	}
+	uprobe_attr(&a, path, 0, 0);
+	if (before)
+		fd = sys_open(&a, 0, -1, -1, 0);
+	m1 = mmap(NULL, 4096, PROT_READ | PROT_EXEC, flags, file, 0);
+	m2 = mmap(NULL, 4096, PROT_READ | PROT_EXEC, flags, file, 0);
+	if (!before)
+		fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0 || m1 == MAP_FAILED || m2 == MAP_FAILED) {
+		say(key, "open %s mmap %s", res(fd),
+		    m1 == MAP_FAILED || m2 == MAP_FAILED ? "failed" : "ok");
+		goto out;
+	}
+	f1 = (obs_code_fn)m1;
+	f2 = (obs_code_fn)m2;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (int i = 0; i < 4; i++)
+		bad += (f1() != 42) + (f2() != 42);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		v = ~0ULL;
+	same = !memcmp(m1, code, sizeof(code));
+	close(fd);
+	fd = -1;
+	say(key, "count %llu, %s, code %s while probed, %s after",
+	    (unsigned long long)v, bad ? "wrong results" : "right results",
+	    same ? "as written" : "changed",
+	    memcmp(m1, code, sizeof(code)) || memcmp(m2, code, sizeof(code)) ?
+	    "changed" : "as written");
+out:
+	if (fd >= 0)
+		close(fd);
+	if (m1 != MAP_FAILED)
+		munmap(m1, 4096);
+	if (m2 != MAP_FAILED)
+		munmap(m2, 4096);
+	if (file >= 0)
+		close(file);
+	unlink(path);
+}
+
+/* an inherited and a plain event over a forked child's calls */
+static void uprobe_fork(void)
+{
+	struct perf_event_attr a;
+	uint64_t vi = 0, vo = 0;
+	int inh, own;
+	pid_t pid;
+
+	uprobe_attr(&a, up.path, up.target, 0);
+	a.disabled = 0;
+	a.inherit = 1;
+	inh = sys_open(&a, 0, -1, -1, 0);
+	a.inherit = 0;
+	own = sys_open(&a, 0, -1, -1, 0);
+	if (inh < 0 || own < 0) {
+		say("uprobe.fork", "open %s %s", res(inh), res(own));
+		goto out;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(obs_calls(5) ? 1 : 0);
+	waitpid(pid, NULL, 0);
+	if (read(inh, &vi, sizeof(vi)) != sizeof(vi) ||
+	    read(own, &vo, sizeof(vo)) != sizeof(vo))
+		vi = ~0ULL;
+	say("uprobe.fork", "inherited %llu, not inherited %llu",
+	    (unsigned long long)vi, (unsigned long long)vo);
+out:
+	if (inh >= 0)
+		close(inh);
+	if (own >= 0)
+		close(own);
+}
+
+static void uprobe_perm_child(const char *prefix, int type, int perfmon)
+{
+	struct perf_event_attr a;
+	char key[160];
+
+	(void)type;
+	if (drop_privileges(perfmon)) {
+		say(prefix, "cannot drop privileges");
+		_exit(1);
+	}
+	uprobe_attr(&a, up.path, up.target, 0);
+	snprintf(key, sizeof(key), "%s.task", prefix);
+	try_open(key, &a, 0, -1, -1, 0);
+	snprintf(key, sizeof(key), "%s.cpu", prefix);
+	try_open(key, &a, -1, 0, -1, 0);
+	a.exclude_kernel = 1;
+	snprintf(key, sizeof(key), "%s.exclude_kernel", prefix);
+	try_open(key, &a, 0, -1, -1, 0);
+	_exit(0);
+}
+
+static void uprobe_errnos(void)
+{
+	const struct {
+		const char *key;
+		uint64_t config;
+	} configs[] = {
+		{ "uprobe.config_bit1", 2 },
+		{ "uprobe.config_bit31", 1ULL << 31 },
+		{ "uprobe.ref_ctr_past_eof", (1ULL << 40) << 32 },
+		{ "uprobe.ref_ctr_odd", (up.sema + 1) << 32 },
+	};
+	struct perf_event_attr a;
+	int fd;
+
+	uprobe_attr(&a, "/no/such/file", 0, 0);
+	try_open("uprobe.path_missing", &a, 0, -1, -1, 0);
+	uprobe_attr(&a, "", 0, 0);
+	try_open("uprobe.path_empty", &a, 0, -1, -1, 0);
+	uprobe_attr(&a, "/tmp", 0, 0);
+	try_open("uprobe.path_dir", &a, 0, -1, -1, 0);
+	uprobe_attr(&a, "/proc/self/exe", up.target, 0);
+	try_open("uprobe.path_proc_link", &a, 0, -1, -1, 0);
+	uprobe_attr(&a, "tests/observe", up.target, 0);
+	try_open("uprobe.path_relative", &a, 0, -1, -1, 0);
+	uprobe_attr(&a, (const char *)8, 0, 0);
+	try_open("uprobe.path_efault", &a, 0, -1, -1, 0);
+	uprobe_attr(&a, NULL, 0, 0);
+	try_open("uprobe.path_null", &a, 0, -1, -1, 0);
+	uprobe_attr(&a, up.path, 1ULL << 40, 0);
+	try_open("uprobe.offset_past_eof", &a, 0, -1, -1, 0);
+	/* opened and closed at once, never run */
+	uprobe_attr(&a, up.path, up.target + 1, 0);
+	try_open("uprobe.offset_odd", &a, 0, -1, -1, 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(configs); i++) {
+		uprobe_attr(&a, up.path, up.target, configs[i].config);
+		uprobe_count(configs[i].key, &a, 3, 0);
+	}
+	uprobe_attr(&a, up.path, up.target, 0);
+	a.exclude_user = 1;
+	uprobe_count("uprobe.exclude_user", &a, 3, 0);
+	a.exclude_user = 0;
+	a.exclude_kernel = 1;
+	uprobe_count("uprobe.exclude_kernel", &a, 3, 0);
+	a.exclude_kernel = 0;
+	try_open("uprobe.cpu", &a, -1, 0, -1, 0);
+	/* one point, two semaphores: the second event is refused */
+	fd = sys_open(&a, 0, -1, -1, 0);
+	uprobe_attr(&a, up.path, up.target, up.sema << 32);
+	try_open("uprobe.semaphore_mismatch", &a, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void observe_uprobe(void)
+{
+	static const long levels[] = { -1, 1, 2 };
+	const char *dev = "/sys/bus/event_source/devices/uprobe";
+	struct perf_event_attr a;
+	char path[256];
+
+	up.type = pmu_type("uprobe");
+	say("uprobe.pmu", "%s", up.type >= 0 ? "yes" : "no");
+	if (up.type < 0)
+		return;
+	snprintf(path, sizeof(path), "%s/format/retprobe", dev);
+	print_file("uprobe.format.retprobe", path);
+	snprintf(path, sizeof(path), "%s/format/ref_ctr_offset", dev);
+	print_file("uprobe.format.ref_ctr_offset", path);
+	if (uprobe_file_offset((uintptr_t)obs_target, up.path, sizeof(up.path),
+			       &up.target) ||
+	    uprobe_file_offset((uintptr_t)obs_recurse, up.path, sizeof(up.path),
+			       &up.recurse) ||
+	    uprobe_file_offset((uintptr_t)&obs_usdt.sema, up.path, sizeof(up.path),
+			       &up.sema)) {
+		say("uprobe.offsets", "not found");
+		return;
+	}
+	uprobe_attr(&a, up.path, up.target, 0);
+	uprobe_count("uprobe.count", &a, 7, 0);
+	uprobe_attr(&a, up.path, up.target, 1);
+	uprobe_count("uprobe.count_retprobe", &a, 7, 0);
+	uprobe_attr(&a, up.path, up.recurse, 0);
+	uprobe_count("uprobe.recursion_100", &a, 100, 1);
+	uprobe_attr(&a, up.path, up.recurse, 1);
+	uprobe_count("uprobe.recursion_10_retprobe", &a, 10, 1);
+	uprobe_count("uprobe.recursion_64_retprobe", &a, 64, 1);
+	uprobe_count("uprobe.recursion_65_retprobe", &a, 65, 1);
+	uprobe_count("uprobe.recursion_100_retprobe", &a, 100, 1);
+	uprobe_samples("uprobe.sample", 0);
+	uprobe_samples("uprobe.sample_retprobe", 1);
+	uprobe_semaphore("uprobe.semaphore", up.sema << 32, 0);
+	uprobe_semaphore("uprobe.semaphore_retprobe", up.sema << 32 | 1, 0);
+	uprobe_semaphore("uprobe.semaphore_cpu", up.sema << 32, 1);
+	uprobe_two_maps("uprobe.two_maps_before", 1, MAP_PRIVATE);
+	uprobe_two_maps("uprobe.two_maps_after", 0, MAP_PRIVATE);
+	uprobe_two_maps("uprobe.two_maps_shared", 1, MAP_SHARED);
+	uprobe_fork();
+	uprobe_errnos();
+	perm_matrix("uprobe", levels, ARRAY_SIZE(levels), up.type,
+		    uprobe_perm_child);
+}
+
 int main(int argc, char **argv)
 {
 	long rate;
@@ -2142,6 +2570,7 @@ int main(int argc, char **argv)
 	observe_hardware();
 	observe_aux_pmu();
 	observe_kprobe_pmu();
+	observe_uprobe();
 	observe_bpf();
 	observe_sysfs();
 	observe_sysctl_writes();
