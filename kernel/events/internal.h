@@ -514,6 +514,17 @@ static inline void perf_time_advance(u64 *enabled, u64 *running, u64 *stamp,
 	*stamp = now;
 }
 
+#ifdef CONFIG_UPROBES
+/* uprobes.c: the pieces its KUnit suite (uprobes_kunit.c) tests alone */
+struct xol_area *uprobe_xol_alloc(void);
+void uprobe_xol_free(struct xol_area *area);
+long uprobe_xol_try_take(struct xol_area *area);
+void uprobe_xol_put(struct xol_area *area, unsigned long slot);
+void uprobe_find_returning(struct return_instance *top, struct pt_regs *regs,
+			   struct return_instance **first,
+			   struct return_instance **last);
+#endif
+
 /* kunit_pmus.c: the fake PMUs of the KUnit suites */
 struct perf_kunit_pmu {
 	struct pmu *pmu;

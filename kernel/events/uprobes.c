@@ -57,6 +57,8 @@
 
 #include <asm/cacheflush.h>
 
+#include "internal.h"
+
 /* slots of the XOL page; the return trampoline takes the first ones */
 #define XOL_SLOTS	(PAGE_SIZE / UPROBE_XOL_SLOT_BYTES)
 
@@ -877,12 +879,41 @@ unsigned long __weak arch_uprobe_get_xol_area(void)
 	return get_unmapped_area(NULL, TASK_SIZE - PAGE_SIZE, PAGE_SIZE, 0, 0);
 }
 
-static void free_xol_area(struct xol_area *area)
+void uprobe_xol_free(struct xol_area *area)
 {
 	if (area->page)
 		put_page(area->page);
 	kfree(area->bitmap);
 	kfree(area);
+}
+
+/*
+ * An XOL page not mapped yet: its slots free but for the first ones,
+ * where the return trampoline is (arch_uprobe_trampoline(), for current).
+ */
+struct xol_area *uprobe_xol_alloc(void)
+{
+	struct xol_area *area;
+	unsigned long size;
+	void *tramp;
+	int nr;
+
+	area = kzalloc(sizeof(*area), GFP_KERNEL);
+	if (!area)
+		return NULL;
+	area->bitmap = bitmap_zalloc(XOL_SLOTS, GFP_KERNEL);
+	area->page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	if (!area->bitmap || !area->page) {
+		uprobe_xol_free(area);
+		return NULL;
+	}
+	init_waitqueue_head(&area->wq);
+	tramp = arch_uprobe_trampoline(&size);
+	arch_uprobe_copy_ixol(area->page, 0, tramp, size);
+	nr = DIV_ROUND_UP(size, UPROBE_XOL_SLOT_BYTES);
+	bitmap_set(area->bitmap, 0, nr);
+	atomic_set(&area->used, nr);
+	return area;
 }
 
 /*
@@ -895,29 +926,15 @@ static struct xol_area *create_xol_area(unsigned long vaddr)
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	struct xol_area *area;
-	unsigned long size;
-	void *tramp;
-	int nr;
 
-	area = kzalloc(sizeof(*area), GFP_KERNEL);
+	area = uprobe_xol_alloc();
 	if (!area)
 		return NULL;
-	area->bitmap = bitmap_zalloc(XOL_SLOTS, GFP_KERNEL);
-	area->page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
-	if (!area->bitmap || !area->page)
-		goto fail;
-	init_waitqueue_head(&area->wq);
-	tramp = arch_uprobe_trampoline(&size);
-	arch_uprobe_copy_ixol(area->page, 0, tramp, size);
-	nr = DIV_ROUND_UP(size, UPROBE_XOL_SLOT_BYTES);
-	bitmap_set(area->bitmap, 0, nr);
-	atomic_set(&area->used, nr);
-
 	if (mmap_write_lock_killable(mm))
 		goto fail;
 	if (mm->uprobes_state.xol_area) {
 		mmap_write_unlock(mm);
-		free_xol_area(area);
+		uprobe_xol_free(area);
 		return mm->uprobes_state.xol_area;
 	}
 	if (!vaddr) {
@@ -941,7 +958,7 @@ static struct xol_area *create_xol_area(unsigned long vaddr)
 fail_unlock:
 	mmap_write_unlock(mm);
 fail:
-	free_xol_area(area);
+	uprobe_xol_free(area);
 	return NULL;
 }
 
@@ -964,26 +981,43 @@ unsigned long uprobe_get_trampoline_vaddr(void)
 	return area ? area->vaddr : UPROBE_NO_TRAMPOLINE_VADDR;
 }
 
+/* A free slot of @area, now taken, or -ENOSPC when all are. */
+long uprobe_xol_try_take(struct xol_area *area)
+{
+	unsigned long slot;
+
+	do {
+		slot = find_first_zero_bit(area->bitmap, XOL_SLOTS);
+		if (slot >= XOL_SLOTS)
+			return -ENOSPC;
+	} while (test_and_set_bit(slot, area->bitmap));
+	atomic_inc(&area->used);
+	return slot;
+}
+
+void uprobe_xol_put(struct xol_area *area, unsigned long slot)
+{
+	clear_bit(slot, area->bitmap);
+	/* the slot is free before the count says so */
+	smp_mb__after_atomic();
+	atomic_dec(&area->used);
+	wake_up(&area->wq);
+}
+
 /* A slot of the XOL page holding @u's instruction; 0 if there is none. */
 static unsigned long take_xol_slot(struct uprobe *u)
 {
 	struct xol_area *area = get_xol_area();
-	unsigned long slot, vaddr;
+	unsigned long vaddr;
+	long slot;
 
 	if (!area)
 		return 0;
-	for (;;) {
-		slot = find_first_zero_bit(area->bitmap, XOL_SLOTS);
-		if (slot < XOL_SLOTS) {
-			if (!test_and_set_bit(slot, area->bitmap))
-				break;
-			continue;
-		}
+	while ((slot = uprobe_xol_try_take(area)) < 0) {
 		if (wait_event_killable(area->wq,
 					atomic_read(&area->used) < XOL_SLOTS))
 			return 0;
 	}
-	atomic_inc(&area->used);
 	vaddr = area->vaddr + slot * UPROBE_XOL_SLOT_BYTES;
 	arch_uprobe_copy_ixol(area->page, vaddr, &u->arch.ixol,
 			      sizeof(u->arch.ixol));
@@ -1002,11 +1036,7 @@ static void free_xol_slot(struct uprobe_task *utask, struct mm_struct *mm)
 		return;
 	slot = (utask->xol_vaddr - area->vaddr) / UPROBE_XOL_SLOT_BYTES;
 	utask->xol_vaddr = 0;
-	clear_bit(slot, area->bitmap);
-	/* the slot is free before the count says so */
-	smp_mb__after_atomic();
-	atomic_dec(&area->used);
-	wake_up(&area->wq);
+	uprobe_xol_put(area, slot);
 }
 
 /* the mm goes: its XOL page and the semaphores it still waited for */
@@ -1022,7 +1052,7 @@ void uprobe_clear_state(struct mm_struct *mm)
 	}
 	mutex_unlock(&delayed_lock);
 	if (area)
-		free_xol_area(area);
+		uprobe_xol_free(area);
 }
 
 /* ---- the task side ---- */
@@ -1205,36 +1235,45 @@ static void ret_handlers(struct return_instance *ri, struct pt_regs *regs)
 }
 
 /*
- * A function returned to the trampoline.  The frames whose instances are
- * no longer alive are gone: the deepest of them returns now, with the
- * instances chained to it by tail calls; the others were left by longjmp
- * and are dropped without their handlers.
+ * A function returned to the trampoline.  The frames whose instances (from
+ * @top down) are no longer alive at @regs are gone: the deepest of them,
+ * *@last, returns now, with the instances chained to it by tail calls
+ * from *@first on; those above *@first were left by longjmp and are
+ * dropped without their handlers.
  */
+void uprobe_find_returning(struct return_instance *top, struct pt_regs *regs,
+			   struct return_instance **first,
+			   struct return_instance **last)
+{
+	struct return_instance *ri;
+
+	*last = NULL;
+	for (ri = top; ri && !arch_uretprobe_is_alive(ri, RP_CHECK_RET, regs);
+	     ri = ri->next)
+		*last = ri;
+	if (!*last) {
+		/* no frame looks gone: the newest chain returns */
+		for (ri = top; ri->chained && ri->next; ri = ri->next)
+			;
+		*last = ri;
+	}
+	*first = top;
+	for (ri = top; ri != *last; ri = ri->next)
+		if (!ri->chained)
+			*first = ri->next;
+}
+
 void uprobe_handle_trampoline(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
-	struct return_instance *ri, *last = NULL, *first, *stop;
+	struct return_instance *ri, *last, *first, *stop;
 
 	if (!utask || !utask->return_instances) {
 		uprobe_warn(current, "handle uretprobe, sending SIGILL.");
 		force_sig(SIGILL);
 		return;
 	}
-	for (ri = utask->return_instances;
-	     ri && !arch_uretprobe_is_alive(ri, RP_CHECK_RET, regs);
-	     ri = ri->next)
-		last = ri;
-	if (!last) {
-		/* no frame looks gone: the newest chain returns */
-		for (last = utask->return_instances;
-		     last->chained && last->next; last = last->next)
-			;
-	}
-	first = utask->return_instances;
-	for (ri = first; ri != last; ri = ri->next)
-		if (!ri->chained)
-			first = ri->next;
-
+	uprobe_find_returning(utask->return_instances, regs, &first, &last);
 	instruction_pointer_set(regs, last->orig_ret_vaddr);
 	pop_instances(utask, first);
 	stop = last->next;
