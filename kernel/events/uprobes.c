@@ -1182,6 +1182,11 @@ static void hijack_return(struct uprobe *u, struct pt_regs *regs)
 	struct xol_area *area;
 	bool chained;
 
+	/*
+	 * The limit counts the instances of frames left by longjmp too,
+	 * until they are dropped below or at the trampoline, as on stock
+	 * (kselftest uprobe_pmu, recursion and longjmp_out).
+	 */
 	if (utask->depth >= MAX_URETPROBE_DEPTH) {
 		pr_warn_ratelimited("uprobe: omit uretprobe due to nestedness limit pid/tgid=%d/%d\n",
 				    current->pid, current->tgid);
