@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the x86 core PMU is, as CPUID (and PERF_CAPABILITIES) describe it:
+ * struct x86_pmu_desc, filled by x86_pmu_detect() (detect.c), and where
+ * each counter's MSRs are.  A description is made once and only read
+ * afterwards; it needs no lock.
+ */
+#ifndef _ARCH_X86_EVENTS_DETECT_H
+#define _ARCH_X86_EVENTS_DETECT_H
+
+#include <linux/types.h>
+
+struct x86_hw;
+
+enum x86_pmu_vendor {
+	X86_PMU_NONE,		/* no usable core PMU */
+	X86_PMU_INTEL,		/* Intel architectural performance monitoring */
+	X86_PMU_AMD,		/* AMD (and Hygon) core performance counters */
+};
+
+/*
+ * struct x86_pmu_desc - the core PMU of a CPU
+ *
+ * @vendor: which programming model, or X86_PMU_NONE.
+ * @version: Intel: the architectural perfmon version (CPUID 0xA EAX[7:0]);
+ *	AMD: 2 with PerfMonV2, else 0.
+ * @num_gp: general-purpose counters.
+ * @gp_width: their width in bits.
+ * @num_fixed: Intel: fixed-function counters present (bits in @fixed_mask).
+ * @fixed_mask: which fixed counters exist (bit i: IA32_FIXED_CTRi); on
+ *	version 5 from the bitmap of CPUID 0xA ECX as well as the count.
+ * @fixed_width: their width in bits.
+ * @events_mask_len: Intel: how many architectural events CPUID 0xA EBX
+ *	describes (EAX[31:24]).
+ * @events_unavailable: Intel: bit i set when architectural event i is not
+ *	available (CPUID 0xA EBX, and every event past @events_mask_len).
+ * @anythread_deprecated: Intel: CPUID 0xA EDX[15], AnyThread is reserved.
+ * @perf_capabilities: Intel: IA32_PERF_CAPABILITIES, 0 without PDCM.
+ * @full_width_write: Intel: the counters are written at full width through
+ *	the IA32_A_PMCx aliases (PERF_CAPABILITIES.FW_WRITE).
+ * @core_ext: AMD: the core-counter extension (CPUID 0x80000001 ECX[23]):
+ *	six counters at the MSR_F15H_PERF_CTL/CTR pairs.
+ * @perfmon_v2: AMD: PerfMonV2 (CPUID 0x80000022 EAX[0]): global control
+ *	and status MSRs, @num_gp from CPUID 0x80000022 EBX[3:0].
+ * @hypervisor: CPUID says a hypervisor runs us.
+ * @evtsel_base: the control MSR of counter 0.
+ * @ctr_base: the counter MSR of counter 0 (IA32_A_PMC0 with full-width
+ *	writes).
+ * @msr_stride: the distance between the MSRs of two counters.
+ * @why_none: for X86_PMU_NONE, a few words on why, for the boot log.
+ */
+struct x86_pmu_desc {
+	enum x86_pmu_vendor vendor;
+	u8 version;
+	u8 num_gp;
+	u8 gp_width;
+	u8 num_fixed;
+	u32 fixed_mask;
+	u8 fixed_width;
+	u8 events_mask_len;
+	u32 events_unavailable;
+	bool anythread_deprecated;
+	u64 perf_capabilities;
+	bool full_width_write;
+	bool core_ext;
+	bool perfmon_v2;
+	bool hypervisor;
+	u32 evtsel_base;
+	u32 ctr_base;
+	u32 msr_stride;
+	const char *why_none;
+};
+
+int x86_pmu_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc);
+
+/* the control MSR of general-purpose counter @i */
+static inline u32 x86_pmu_evtsel_msr(const struct x86_pmu_desc *desc,
+				     unsigned int i)
+{
+	return desc->evtsel_base + i * desc->msr_stride;
+}
+
+/* the counter MSR of general-purpose counter @i */
+static inline u32 x86_pmu_ctr_msr(const struct x86_pmu_desc *desc,
+				  unsigned int i)
+{
+	return desc->ctr_base + i * desc->msr_stride;
+}
+
+/* the bits a general-purpose counter holds */
+static inline u64 x86_pmu_gp_mask(const struct x86_pmu_desc *desc)
+{
+	return desc->gp_width >= 64 ? ~0ULL : (1ULL << desc->gp_width) - 1;
+}
+
+#endif /* _ARCH_X86_EVENTS_DETECT_H */
