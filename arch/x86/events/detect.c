@@ -224,5 +224,6 @@ int x86_pmu_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc)
 		return ret;
 	if (!counter_holds_value(hw, desc))
 		return no_pmu(desc, "counters do not hold a value");
+	desc->family = cpuid_family(leaf1.eax);
 	return 0;
 }

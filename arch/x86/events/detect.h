@@ -22,6 +22,7 @@ enum x86_pmu_vendor {
  * struct x86_pmu_desc - the core PMU of a CPU
  *
  * @vendor: which programming model, or X86_PMU_NONE.
+ * @family: the CPU family (CPUID 1 EAX, with the extended family).
  * @version: Intel: the architectural perfmon version (CPUID 0xA EAX[7:0]);
  *	AMD: 2 with PerfMonV2, else 0.
  * @num_gp: general-purpose counters.
@@ -51,6 +52,7 @@ enum x86_pmu_vendor {
  */
 struct x86_pmu_desc {
 	enum x86_pmu_vendor vendor;
+	u8 family;
 	u8 version;
 	u8 num_gp;
 	u8 gp_width;
