@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event mapping of the x86 core PMU: PERF_TYPE_HARDWARE and
+ * PERF_TYPE_HW_CACHE events to the PERFEVTSEL (Intel) or PERF_CTL (AMD)
+ * value that counts them, the check of raw configs, the exclusion bits,
+ * and event_init, which puts these together.
+ *
+ * Intel: the architectural events of CPUID 0xA (SDM vol. 3B, "Pre-defined
+ * Architectural Performance Events"), each available unless EBX marks it
+ * not, and the fixed counters (instructions, core cycles, reference cycles
+ * at the TSC rate, topdown slots).  AMD: the core events documented for
+ * every part of a family range (BKDGs of families 0Fh to 16h, PPRs of
+ * families 17h and later).  A generic event the CPU cannot count is
+ * -ENOENT; a cache config whose type, op or result is out of range is
+ * -EINVAL, a valid combination that no documented event expresses is
+ * -ENOENT; a raw config with a bit that is not the user's to set is
+ * -EINVAL.
+ *
+ * Pure functions of their arguments: no locking.  event_init writes only
+ * the event it is given, which the core does not share yet.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <asm/perf_event.h>
+
+#include "core_pmu.h"
+
+/* an event select (bits 7:0; AMD: all events used here fit) and unit mask */
+#define EVSEL(event, umask)	((u64)(event) | (u64)(umask) << 8)
+
+/* no documented event counts this */
+#define NONE			(~0ULL)
+
+/* the encoding of each architectural event (SDM), by CPUID 0xA EBX bit */
+static const u64 intel_arch_events[X86_ARCH_NR_EVENTS] = {
+	[X86_ARCH_CORE_CYCLES]		= EVSEL(0x3c, 0x00),
+	[X86_ARCH_INSTRUCTIONS]		= EVSEL(0xc0, 0x00),
+	[X86_ARCH_REF_CYCLES]		= EVSEL(0x3c, 0x01),
+	[X86_ARCH_LLC_REFERENCES]	= EVSEL(0x2e, 0x4f),
+	[X86_ARCH_LLC_MISSES]		= EVSEL(0x2e, 0x41),
+	[X86_ARCH_BRANCHES]		= EVSEL(0xc4, 0x00),
+	[X86_ARCH_BRANCH_MISSES]	= EVSEL(0xc5, 0x00),
+	[X86_ARCH_TOPDOWN_SLOTS]	= EVSEL(0xa4, 0x01),
+};
+
+/*
+ * A generic Intel event: the architectural event that counts it (-1:
+ * none) and the fixed counter that counts it too (-1: none).  Reference
+ * cycles at the TSC rate are the fixed counter's only: the architectural
+ * event 0x013c counts at the bus clock, which is what bus-cycles is.
+ */
+struct intel_generic {
+	s8 arch;
+	s8 fixed;
+};
+
+static const struct intel_generic intel_hw_map[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]	= { X86_ARCH_CORE_CYCLES, 1 },
+	[PERF_COUNT_HW_INSTRUCTIONS]	= { X86_ARCH_INSTRUCTIONS, 0 },
+	[PERF_COUNT_HW_CACHE_REFERENCES] = { X86_ARCH_LLC_REFERENCES, -1 },
+	[PERF_COUNT_HW_CACHE_MISSES]	= { X86_ARCH_LLC_MISSES, -1 },
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = { X86_ARCH_BRANCHES, -1 },
+	[PERF_COUNT_HW_BRANCH_MISSES]	= { X86_ARCH_BRANCH_MISSES, -1 },
+	[PERF_COUNT_HW_BUS_CYCLES]	= { X86_ARCH_REF_CYCLES, -1 },
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = { -1, -1 },
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = { -1, -1 },
+	[PERF_COUNT_HW_REF_CPU_CYCLES]	= { -1, 2 },
+};
+
+/*
+ * AMD generic events.  Before family 17h (BKDGs): CPU clocks not halted,
+ * retired instructions, L2 requests and misses of every kind (IC, DC, TLB
+ * fill: the L2 is the last cache of the core), retired branches and
+ * mispredicted branches, decoder empty and dispatch stalls.  From family
+ * 17h (PPRs): the same cycles, instructions and branches; every L2 request
+ * (L2RequestG1), and the L2 misses of instruction and data fills
+ * (L2CacheReqStat IcFillMiss | LsRdBlkC); no stall event with the generic
+ * meaning.
+ */
+static const u64 amd_legacy_hw_map[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= EVSEL(0x76, 0x00),
+	[PERF_COUNT_HW_INSTRUCTIONS]		= EVSEL(0xc0, 0x00),
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= EVSEL(0x7d, 0x07),
+	[PERF_COUNT_HW_CACHE_MISSES]		= EVSEL(0x7e, 0x07),
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= EVSEL(0xc2, 0x00),
+	[PERF_COUNT_HW_BRANCH_MISSES]		= EVSEL(0xc3, 0x00),
+	[PERF_COUNT_HW_BUS_CYCLES]		= NONE,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= EVSEL(0xd0, 0x00),
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= EVSEL(0xd1, 0x00),
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= NONE,
+};
+
+static const u64 amd_zen_hw_map[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= EVSEL(0x76, 0x00),
+	[PERF_COUNT_HW_INSTRUCTIONS]		= EVSEL(0xc0, 0x00),
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= EVSEL(0x60, 0xff),
+	[PERF_COUNT_HW_CACHE_MISSES]		= EVSEL(0x64, 0x09),
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= EVSEL(0xc2, 0x00),
+	[PERF_COUNT_HW_BRANCH_MISSES]		= EVSEL(0xc3, 0x00),
+	[PERF_COUNT_HW_BUS_CYCLES]		= NONE,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= NONE,
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= NONE,
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= NONE,
+};
+
+/* AMD families 17h and later: the PPR event set */
+#define AMD_FAMILY_ZEN		0x17
+
+static bool arch_event_available(const struct x86_pmu_desc *desc, int arch)
+{
+	return arch >= 0 && arch < X86_ARCH_NR_EVENTS &&
+	       !(desc->events_unavailable & BIT(arch));
+}
+
+static bool has_fixed(const struct x86_pmu_desc *desc, int fixed)
+{
+	return fixed >= 0 && (desc->fixed_mask & BIT(fixed));
+}
+
+/*
+ * An Intel generic event: the architectural encoding where EBX offers it
+ * (a general-purpose counter or the fixed counter will count it), else the
+ * fixed counter's pseudo-encoding where the counter exists.
+ */
+static int intel_generic(const struct x86_pmu_desc *desc,
+			 const struct intel_generic *g, u64 *evsel)
+{
+	if (arch_event_available(desc, g->arch)) {
+		*evsel = intel_arch_events[g->arch];
+		return 0;
+	}
+	if (has_fixed(desc, g->fixed)) {
+		*evsel = X86_CORE_FIXED_PSEUDO(g->fixed);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static const u64 *amd_hw_map(const struct x86_pmu_desc *desc)
+{
+	return desc->family >= AMD_FAMILY_ZEN ? amd_zen_hw_map :
+						amd_legacy_hw_map;
+}
+
+/**
+ * x86_core_map_hw_event - the counter control value of a generic event
+ * @desc: the PMU
+ * @config: the PERF_TYPE_HARDWARE config, extended type stripped
+ * @evsel: the event select and unit mask bits, on success
+ *
+ * Return: 0; -EINVAL for no generic event; -ENOENT where the CPU cannot
+ * count it.
+ */
+int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
+			  u64 *evsel)
+{
+	u64 val;
+
+	if (config >= PERF_COUNT_HW_MAX)
+		return -EINVAL;
+	switch (desc->vendor) {
+	case X86_PMU_INTEL:
+		return intel_generic(desc, &intel_hw_map[config], evsel);
+	case X86_PMU_AMD:
+		val = amd_hw_map(desc)[config];
+		if (val == NONE)
+			return -ENOENT;
+		*evsel = val;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+/*
+ * Cache events.  Of the architectural events only the last-level cache
+ * references and misses (core requests that look the line up in the LLC)
+ * and retired (mispredicted) branches can stand for a cache event: they
+ * are taken as reads of the LL cache and of the branch predictor.  AMD
+ * documents data cache accesses, instruction cache fetches and misses
+ * (32-byte fetch windows from family 17h) and retired branches on every
+ * family, data cache misses before family 17h only.
+ */
+struct cache_read {
+	u64 access;
+	u64 miss;
+};
+
+static const struct cache_read intel_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]  = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_L1I]  = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_LL]   = { X86_ARCH_LLC_REFERENCES, X86_ARCH_LLC_MISSES },
+	[PERF_COUNT_HW_CACHE_DTLB] = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_ITLB] = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_BPU]  = { X86_ARCH_BRANCHES, X86_ARCH_BRANCH_MISSES },
+	[PERF_COUNT_HW_CACHE_NODE] = { NONE, NONE },
+};
+
+static const struct cache_read amd_legacy_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]  = { EVSEL(0x40, 0), EVSEL(0x41, 0) },
+	[PERF_COUNT_HW_CACHE_L1I]  = { EVSEL(0x80, 0), EVSEL(0x81, 0) },
+	[PERF_COUNT_HW_CACHE_LL]   = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_DTLB] = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_ITLB] = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_BPU]  = { EVSEL(0xc2, 0), EVSEL(0xc3, 0) },
+	[PERF_COUNT_HW_CACHE_NODE] = { NONE, NONE },
+};
+
+static const struct cache_read amd_zen_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]  = { EVSEL(0x40, 0), NONE },
+	[PERF_COUNT_HW_CACHE_L1I]  = { EVSEL(0x80, 0), EVSEL(0x81, 0) },
+	[PERF_COUNT_HW_CACHE_LL]   = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_DTLB] = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_ITLB] = { NONE, NONE },
+	[PERF_COUNT_HW_CACHE_BPU]  = { EVSEL(0xc2, 0), EVSEL(0xc3, 0) },
+	[PERF_COUNT_HW_CACHE_NODE] = { NONE, NONE },
+};
+
+static_assert(ARRAY_SIZE(intel_hw_map) == PERF_COUNT_HW_MAX);
+static_assert(ARRAY_SIZE(intel_cache_read) == PERF_COUNT_HW_CACHE_MAX);
+
+/**
+ * x86_core_map_cache_event - the counter control value of a cache event
+ * @desc: the PMU
+ * @config: cache | op << 8 | result << 16, extended type stripped
+ * @evsel: the event select and unit mask bits, on success
+ *
+ * Return: 0; -EINVAL for a type, op or result out of range; -ENOENT for a
+ * combination the CPU has no event for.
+ */
+int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
+			     u64 *evsel)
+{
+	unsigned int cache = config & 0xff;
+	unsigned int op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+	const struct cache_read *row;
+	u64 val;
+
+	if (cache >= PERF_COUNT_HW_CACHE_MAX ||
+	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return -EINVAL;
+	if (op != PERF_COUNT_HW_CACHE_OP_READ)
+		return -ENOENT;
+	switch (desc->vendor) {
+	case X86_PMU_INTEL:
+		row = &intel_cache_read[cache];
+		val = result == PERF_COUNT_HW_CACHE_RESULT_ACCESS ? row->access :
+								    row->miss;
+		if (val == NONE || !arch_event_available(desc, (int)val))
+			return -ENOENT;
+		*evsel = intel_arch_events[val];
+		return 0;
+	case X86_PMU_AMD:
+		row = desc->family >= AMD_FAMILY_ZEN ? &amd_zen_cache_read[cache] :
+						       &amd_legacy_cache_read[cache];
+		val = result == PERF_COUNT_HW_CACHE_RESULT_ACCESS ? row->access :
+								    row->miss;
+		if (val == NONE)
+			return -ENOENT;
+		*evsel = val;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+/*
+ * The counter control bits that the driver owns: it sets them from the
+ * exclusion attributes and from sampling, whatever a raw config says.
+ */
+#define DRIVER_BITS	(ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS | \
+			 ARCH_PERFMON_EVENTSEL_INT | ARCH_PERFMON_EVENTSEL_ENABLE)
+
+/* the raw bits the user may set (SDM PERFEVTSEL, APM PERF_CTL) */
+static u64 raw_valid(const struct x86_pmu_desc *desc)
+{
+	u64 valid = X86_RAW_EVENT_MASK | DRIVER_BITS;
+
+	if (desc->vendor == X86_PMU_AMD)
+		return valid | AMD64_EVENTSEL_EVENT;
+	valid |= ARCH_PERFMON_EVENTSEL_PIN_CONTROL;
+	/* AnyThread: versions 3 and later, until CPUID 0xA EDX[15] */
+	if (desc->version >= 3 && !desc->anythread_deprecated)
+		valid |= ARCH_PERFMON_EVENTSEL_ANY;
+	return valid;
+}
+
+/**
+ * x86_core_check_raw - check a raw config
+ * @desc: the PMU
+ * @config: attr.config of a PERF_TYPE_RAW (or the PMU's own type) event
+ * @evsel: the config without the driver's bits, on success
+ *
+ * Return: 0, or -EINVAL for a reserved bit, AnyThread where the CPU has
+ * none, or a fixed counter's pseudo-encoding that names no fixed counter
+ * or carries bits a fixed counter cannot apply.
+ */
+int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config, u64 *evsel)
+{
+	u64 code = config & INTEL_ARCH_EVENT_MASK;
+	unsigned int fixed;
+
+	if (desc->vendor == X86_PMU_NONE || (config & ~raw_valid(desc)))
+		return -EINVAL;
+	if (desc->vendor == X86_PMU_INTEL && code &&
+	    !(code & ARCH_PERFMON_EVENTSEL_EVENT)) {
+		fixed = (code >> 8) - 1;
+		if (fixed >= X86_CORE_NR_FIXED || !has_fixed(desc, fixed) ||
+		    (config & X86_CORE_FIXED_CANNOT))
+			return -EINVAL;
+	}
+	*evsel = config & ~DRIVER_BITS;
+	return 0;
+}
+
+/**
+ * x86_core_filter_bits - the control bits for @attr's exclusions
+ * @desc: the PMU
+ * @attr: the event's attributes
+ *
+ * USR and OS count the rings the event does not exclude.  On AMD, an
+ * event that excludes the guest counts in the host only (HostOnly), one
+ * that excludes the host in guests only (GuestOnly).  Intel leaves guests
+ * to KVM, which switches the counters at VM entry.
+ */
+u64 x86_core_filter_bits(const struct x86_pmu_desc *desc,
+			 const struct perf_event_attr *attr)
+{
+	u64 bits = 0;
+
+	if (!attr->exclude_user)
+		bits |= ARCH_PERFMON_EVENTSEL_USR;
+	if (!attr->exclude_kernel)
+		bits |= ARCH_PERFMON_EVENTSEL_OS;
+	if (desc->vendor == X86_PMU_AMD) {
+		if (attr->exclude_guest && !attr->exclude_host)
+			bits |= AMD64_EVENTSEL_HOSTONLY;
+		if (attr->exclude_host && !attr->exclude_guest)
+			bits |= AMD64_EVENTSEL_GUESTONLY;
+	}
+	return bits;
+}
+
+/* the event select of @event, from its type and config */
+static int event_evsel(struct x86_core_pmu *core, struct perf_event *event,
+		       u64 *evsel)
+{
+	const struct perf_event_attr *attr = &event->attr;
+
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+		return x86_core_map_hw_event(&core->desc,
+					     attr->config & PERF_HW_EVENT_MASK,
+					     evsel);
+	case PERF_TYPE_HW_CACHE:
+		return x86_core_map_cache_event(&core->desc,
+						attr->config & PERF_HW_EVENT_MASK,
+						evsel);
+	case PERF_TYPE_RAW:
+		return x86_core_check_raw(&core->desc, attr->config, evsel);
+	default:
+		if (core->pmu && attr->type == core->pmu->type)
+			return x86_core_check_raw(&core->desc, attr->config,
+						  evsel);
+		return -ENOENT;
+	}
+}
+
+/**
+ * x86_core_event_init - accept an event for the core PMU
+ * @core: the PMU
+ * @event: the event, not yet visible to anyone else
+ *
+ * Fills hw.config (the counter control value without EN and INT), hw.idx
+ * (-1, no counter yet) and the period, and checks that the event's group
+ * can ever be on the counters at once.
+ *
+ * Return: 0; -ENOENT for an event that is not the core PMU's or that the
+ * CPU cannot count; -EINVAL for a bad config, both host and guest
+ * excluded on AMD, or a group that can never fit; -EOPNOTSUPP for
+ * precise_ip or a branch stack (no PEBS, LBR or IBS here).
+ */
+int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 evsel;
+	int ret;
+
+	ret = event_evsel(core, event, &evsel);
+	if (ret)
+		return ret;
+	if (attr->precise_ip || has_branch_stack(event))
+		return -EOPNOTSUPP;
+	if (core->desc.vendor == X86_PMU_AMD && attr->exclude_host &&
+	    attr->exclude_guest)
+		return -EINVAL;
+	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
+	hwc->idx = -1;
+	hwc->flags = 0;
+	x86_core_init_period(core, event);
+	return x86_core_validate_group(core, event);
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface of the x86 core PMU driver (Intel architectural
+ * performance monitoring, AMD core counters): what an event asks of the
+ * hardware, where it is counted, and how it is programmed and read.
+ *
+ * Files
+ * -----
+ *   core_events.c  generic, cache and raw events to PERFEVTSEL / PERF_CTL
+ *                  values; the exclusion bits; the checks of event_init
+ *   core_sched.c   counter constraints, assignment of a set of events to
+ *                  counters (all or nothing), group validation at open
+ *   core_count.c   programming the counters, global or per-counter enable,
+ *                  reading with extension to 64 bits, sample periods, the
+ *                  overflow (PMI) handler
+ *
+ * Counter indices are the global control's bit numbers: general-purpose
+ * counter i is index i, fixed counter i is X86_CORE_IDX_FIXED + i.
+ *
+ * Locking
+ * -------
+ * A struct x86_core_pmu is filled once (from detection) before any event
+ * uses it, and only read afterwards.  A struct x86_core_cpu belongs to one
+ * CPU: every function taking one runs on that CPU with IRQs off (under the
+ * core's ctx->lock, or in the PMI, which is an NMI), or, under KUnit, in
+ * the one test thread that owns it.  The mapping, validation and
+ * constraint functions only read their arguments.
+ */
+#ifndef _ARCH_X86_EVENTS_CORE_PMU_H
+#define _ARCH_X86_EVENTS_CORE_PMU_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h>
+#include <asm/perf_event.h>
+
+#include "detect.h"
+#include "hw.h"
+
+#define X86_CORE_IDX_FIXED	INTEL_PMC_IDX_FIXED
+#define X86_CORE_MAX_GP		INTEL_PMC_MAX_GENERIC
+/* fixed counters the driver knows what they count (SDM: 0 to 3) */
+#define X86_CORE_NR_FIXED	4
+#define X86_CORE_NR_IDX		(X86_CORE_IDX_FIXED + X86_CORE_NR_FIXED)
+
+/*
+ * Intel: the pseudo-encodings of the fixed counters (event select 0, unit
+ * mask i + 1; SDM vol. 3B, "Fixed-Function Performance Counters", as the
+ * event lists give them).  They name a fixed counter only and cannot be
+ * programmed on a general-purpose counter.
+ */
+#define X86_CORE_FIXED_PSEUDO(i)	(((u64)(i) + 1) << 8)
+
+/* the control bits a fixed counter cannot apply: it counts its event as is */
+#define X86_CORE_FIXED_CANNOT	(ARCH_PERFMON_EVENTSEL_EDGE | \
+				 ARCH_PERFMON_EVENTSEL_INV | \
+				 ARCH_PERFMON_EVENTSEL_CMASK | \
+				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
+
+/* The Intel architectural events (CPUID 0xA EBX bit numbers, SDM) */
+enum x86_core_arch_event {
+	X86_ARCH_CORE_CYCLES,		/* 0x3c, umask 0x00 */
+	X86_ARCH_INSTRUCTIONS,		/* 0xc0, umask 0x00 */
+	X86_ARCH_REF_CYCLES,		/* 0x3c, umask 0x01 */
+	X86_ARCH_LLC_REFERENCES,	/* 0x2e, umask 0x4f */
+	X86_ARCH_LLC_MISSES,		/* 0x2e, umask 0x41 */
+	X86_ARCH_BRANCHES,		/* 0xc4, umask 0x00 */
+	X86_ARCH_BRANCH_MISSES,		/* 0xc5, umask 0x00 */
+	X86_ARCH_TOPDOWN_SLOTS,		/* 0xa4, umask 0x01 */
+	X86_ARCH_NR_EVENTS,
+};
+
+/*
+ * Called for a sampling event whose period ended, with the period; a
+ * nonzero return asks for the event to be stopped (throttling).  The
+ * registered driver passes perf_event_overflow(); KUnit records the call.
+ */
+typedef int (*x86_core_overflow_fn)(struct perf_event *event, u64 period,
+				    void *arg);
+
+/*
+ * struct x86_core_pmu - one core PMU, as detected
+ *
+ * @hw: the hardware (x86_hw_native, or a KUnit model).
+ * @desc: what detection found.
+ * @pmu: the struct pmu its events belong to (group validation looks at
+ *	the members' PMU); not registered by this slice.
+ * @max_period: the longest period a counter can be armed with: half the
+ *	counter's range where counters are written at full width (AMD, and
+ *	Intel with FW_WRITE), else 2^31 - 1, as IA32_PMCx writes take bits
+ *	31:0 only and sign-extend them.
+ * @overflow: called for a sampling event whose period ended.
+ * @overflow_arg: its last argument.
+ */
+struct x86_core_pmu {
+	const struct x86_hw *hw;
+	struct x86_pmu_desc desc;
+	struct pmu *pmu;
+	u64 max_period;
+	x86_core_overflow_fn overflow;
+	void *overflow_arg;
+};
+
+/*
+ * struct x86_core_cpu - one CPU's counters; see "Locking" above.
+ *
+ * @core: the PMU.
+ * @events: the event on each counter index.
+ * @used: counter indices assigned to an event.
+ * @running: counter indices started (counting whenever the PMU is on).
+ * @enabled: the PMU is on (pmu_enable); off between pmu_disable and
+ *	pmu_enable, and in the PMI.
+ * @fixed_ctrl: what IA32_FIXED_CTR_CTRL holds.
+ */
+struct x86_core_cpu {
+	const struct x86_core_pmu *core;
+	struct perf_event *events[X86_CORE_NR_IDX];
+	u64 used;
+	u64 running;
+	bool enabled;
+	u64 fixed_ctrl;
+};
+
+/* core_events.c */
+int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
+			  u64 *evsel);
+int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
+			     u64 *evsel);
+int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config,
+		       u64 *evsel);
+u64 x86_core_filter_bits(const struct x86_pmu_desc *desc,
+			 const struct perf_event_attr *attr);
+int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event);
+
+/* core_sched.c */
+u64 x86_core_constraint(const struct x86_pmu_desc *desc, u64 evsel);
+int x86_core_assign(const struct x86_pmu_desc *desc, const u64 *evsel,
+		    unsigned int n, u64 busy, int *assign);
+int x86_core_validate_group(const struct x86_core_pmu *core,
+			    struct perf_event *event);
+int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
+		       unsigned int n);
+void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event);
+
+/* core_count.c */
+void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
+		       const struct x86_pmu_desc *desc);
+void x86_core_cpu_init(struct x86_core_cpu *cpu,
+		       const struct x86_core_pmu *core);
+void x86_core_cpu_reset(struct x86_core_cpu *cpu);
+void x86_core_enable(struct x86_core_cpu *cpu);
+void x86_core_disable(struct x86_core_cpu *cpu);
+void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
+		   bool update_count);
+void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_core_init_period(const struct x86_core_pmu *core,
+			  struct perf_event *event);
+int x86_core_handle_irq(struct x86_core_cpu *cpu);
+
+#endif /* _ARCH_X86_EVENTS_CORE_PMU_H */
