@@ -9,6 +9,7 @@
 #   make diff                   observe stock and series, list differences
 #   make perf-test              perf test on stock and series (x86_64, slow)
 #   make bench [ARCHS=..]       perfbench on stock and series, side by side
+#   make storm [MINUTES=..]     the random-syscall storm on debug kernels
 #   make distro ARCH=.. KERNEL=..  build with Debian's config (slow)
 #   make patches                write the series as git format-patch files
 #   make cleanroom              run ../shared/tools/cleanroom-check
@@ -17,18 +18,20 @@ ARCH ?= x86_64
 KERNEL ?= series
 ARCHS ?= x86_64 arm64
 DEBUG ?= 0
+MINUTES ?= 10
+SEED ?= 1
 BUILD ?= $(CURDIR)/build
 export BUILD
 
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check diff perf-test bench distro image base series patches cleanroom clean help
+.PHONY: all run check diff perf-test bench storm distro image base series patches cleanroom clean help
 
 all: help
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -58,6 +61,9 @@ perf-test:
 
 bench:
 	@bench/bench.sh "$(ARCHS)"
+
+storm:
+	@bench/storm.sh "$(ARCHS)" "$(MINUTES)" $(KERNEL) $(SEED)
 
 distro: base
 	@if [ "$(KERNEL)" = series ]; then bench/series.sh; fi

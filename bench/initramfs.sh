@@ -38,6 +38,10 @@ $cc $cflags -o "$root/tests/perfcount" "$TOP/bench/perfcount.c"
 $cc $cflags -o "$root/tests/observe" "$TOP/bench/observe.c"
 # the benchmark (make bench): not in LIST
 $cc $cflags -o "$root/tests/perfbench" "$TOP/bench/perfbench.c"
+# the random-syscall storm (make storm): not in LIST
+$cc $cflags -o "$root/tests/storm-bin" \
+	"$TOP/tools/testing/selftests/perf_events/storm.c"
+cp "$TOP/bench/storm-guest" "$root/tests/storm"
 
 list=""
 # ours: every harness program in the project's selftest directory, built

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * storm: a seeded random-syscall storm on the perf_event ABI, for debug
+ * kernels (make storm).  Several worker processes each draw their calls
+ * from a PRNG seeded with the run's seed and the worker's number:
+ * perf_event_open() with random, mostly valid attrs of every PMU of the
+ * machine (software, tracepoint, breakpoint and each dynamic PMU of
+ * sysfs, with groups, inherit, sampling, every sample and read format
+ * bit), ioctls with random arguments, read, mmap and munmap of rings
+ * (partial too), mremap, poll, fcntl for SIGIO, SET_OUTPUT, prctl
+ * toggles, fork (the child storms a little, then exits or execs),
+ * threads, CPU affinity and, in worker 0, CPU hotplug.  Between calls the
+ * workers run a little workload (faults, syscalls, a watched variable).
+ *
+ * The storm passes when it ends: the kernel's log is the verdict (bench/
+ * storm.sh).  A worker's sequence replays from (seed, worker): with -v it
+ * prints every call before making it, so the last lines before a splat
+ * name the call; -w W -n N replays worker W alone for N calls.
+ *
+ * Usage: storm [-s seed] [-t seconds] [-p workers] [-w worker] [-n calls] [-v]
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_FDS		48
+#define MAX_TYPES	32
+#define MAX_TPS		16
+
+struct slot {
+	int fd;
+	void *ring;
+	size_t ring_len;
+};
+
+static struct {
+	unsigned int types[MAX_TYPES], nr_types;
+	unsigned long long tps[MAX_TPS];
+	unsigned int nr_tps;
+	int ncpus;
+	int verbose;
+	unsigned long long seed;
+	int worker;
+} cfg;
+
+static __thread uint64_t rng;
+static struct slot slots[MAX_FDS];
+static long watched[4];		/* breakpoints watch it */
+static unsigned long calls, opened, mapped;
+
+/* xorshift64*: the whole storm is a function of its seed */
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1DULL;
+}
+
+static unsigned int below(unsigned int n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static int chance(unsigned int percent)
+{
+	return below(100) < percent;
+}
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cfg.verbose)
+		return;
+	va_start(ap, fmt);
+	printf("w%d.%lu ", cfg.worker, calls);
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
+	va_end(ap);
+}
+
+static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		     int group, unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/* ---- the machine: dynamic PMU types and a few tracepoints ---- */
+
+static void find_types(void)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) && cfg.nr_types < MAX_TYPES) {
+		char path[512];
+		unsigned int type;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/type", e->d_name);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%u", &type) == 1)
+			cfg.types[cfg.nr_types++] = type;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void find_tracepoints(void)
+{
+	static const char * const names[] = {
+		"sched/sched_switch", "sched/sched_wakeup",
+		"sched/sched_process_fork", "sched/sched_process_exec",
+		"syscalls/sys_enter_getpid", "raw_syscalls/sys_enter",
+		"irq/irq_handler_entry", "timer/hrtimer_start",
+		"signal/signal_generate", "task/task_newtask",
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++) {
+		char path[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id",
+			 names[i]);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%llu", &cfg.tps[cfg.nr_tps]) == 1)
+			cfg.nr_tps++;
+		if (f)
+			fclose(f);
+	}
+}
+
+/* ---- random attrs ---- */
+
+static void random_attr(struct perf_event_attr *a)
+{
+	static const uint64_t periods[] = { 0, 1, 2, 10, 100, 1000, 10007,
+					     100000, 1ULL << 40 };
+
+	memset(a, 0, sizeof(*a));
+	a->size = chance(95) ? sizeof(*a) : below(sizeof(*a) + 16);
+	switch (below(6)) {
+	case 0:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = below(PERF_COUNT_SW_MAX + 1);
+		break;
+	case 1:
+		a->type = PERF_TYPE_TRACEPOINT;
+		a->config = cfg.nr_tps ? cfg.tps[below(cfg.nr_tps)] : 1;
+		break;
+	case 2:
+		a->type = PERF_TYPE_BREAKPOINT;
+		a->bp_type = 1 + below(7);
+		a->bp_addr = (uintptr_t)&watched[below(4)];
+		a->bp_len = 1u << below(4);
+		if (a->bp_type & HW_BREAKPOINT_X) {
+			a->bp_type = HW_BREAKPOINT_X;
+			a->bp_addr = (uintptr_t)&getpid;
+			a->bp_len = sizeof(long);
+		}
+		break;
+	case 3:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = below(PERF_COUNT_HW_MAX + 1);
+		break;
+	case 4:
+		a->type = PERF_TYPE_HW_CACHE;
+		a->config = below(8) | below(4) << 8 | below(3) << 16;
+		break;
+	default:
+		a->type = cfg.nr_types ? cfg.types[below(cfg.nr_types)] :
+			  PERF_TYPE_SOFTWARE;
+		a->config = chance(50) ? below(0x40) : rnd();
+		break;
+	}
+	if (chance(40)) {
+		a->sample_period = periods[below(ARRAY_SIZE(periods))];
+		if (chance(20)) {
+			a->freq = 1;
+			a->sample_freq = 1 + below(4000);
+		}
+	}
+	a->sample_type = rnd() & (PERF_SAMPLE_MAX - 1);
+	if (chance(60))		/* fewer of the heavy ones, usually */
+		a->sample_type &= ~(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER |
+				    PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX |
+				    PERF_SAMPLE_BRANCH_STACK);
+	if (a->sample_type & PERF_SAMPLE_STACK_USER)
+		a->sample_stack_user = 8 * below(512);
+	if (a->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)) {
+		a->sample_regs_user = rnd() & 0xffff;
+		a->sample_regs_intr = rnd() & 0xffff;
+	}
+	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+		a->sample_max_stack = below(130);
+	a->read_format = rnd() & 0x1f;
+	/* the flag bits, each at a low rate; sigtrap only with remove_on_exec */
+	for (int bit = 0; bit < 40; bit++)
+		if (chance(bit == 0 ? 50 : 8))
+			*((uint64_t *)a + 5) |= 1ULL << bit;
+	a->precise_ip = chance(80) ? 0 : below(4);
+	if (a->sigtrap)
+		a->remove_on_exec = 1;
+	a->wakeup_events = below(4);
+	if (chance(10))
+		a->clockid = below(8);
+	a->aux_watermark = chance(90) ? 0 : below(1 << 16);
+	a->sig_data = rnd();
+}
+
+/* ---- the calls ---- */
+
+static struct slot *any_slot(void)
+{
+	struct slot *s = &slots[below(MAX_FDS)];
+
+	return s->fd >= 0 ? s : NULL;
+}
+
+static int any_fd(void)
+{
+	struct slot *s = any_slot();
+
+	return s ? s->fd : -1;
+}
+
+static void do_open(void)
+{
+	struct perf_event_attr a;
+	struct slot *s = &slots[below(MAX_FDS)];
+	int group = chance(30) ? any_fd() : -1;
+	pid_t pid = chance(80) ? 0 : -1;
+	int cpu = pid == 0 && chance(70) ? -1 : (int)below(cfg.ncpus + 1);
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+
+	if (s->fd >= 0)
+		return;
+	random_attr(&a);
+	if (chance(5))
+		flags |= PERF_FLAG_FD_OUTPUT;
+	if (chance(5))
+		flags |= PERF_FLAG_FD_NO_GROUP;
+	say("open type %u config %#llx st %#llx rf %#llx flags %#llx pid %d cpu %d group %d",
+	    a.type, (unsigned long long)a.config,
+	    (unsigned long long)a.sample_type,
+	    (unsigned long long)a.read_format,
+	    (unsigned long long)*((uint64_t *)&a + 5), pid, cpu, group);
+	s->fd = perf_open(&a, pid, cpu, group, flags);
+	opened += s->fd >= 0;
+}
+
+static void unmap(struct slot *s, int partial)
+{
+	if (!s->ring)
+		return;
+	if (partial && s->ring_len > 4096) {
+		say("munmap part of %d", s->fd);
+		munmap((char *)s->ring + 4096, 4096);
+	}
+	munmap(s->ring, s->ring_len);
+	s->ring = NULL;
+}
+
+static void do_close(void)
+{
+	struct slot *s = any_slot();
+
+	if (!s)
+		return;
+	say("close %d", s->fd);
+	if (chance(50))
+		unmap(s, 0);
+	close(s->fd);
+	s->fd = -1;
+	/* a ring left mapped outlives its event */
+}
+
+static void do_ioctl(void)
+{
+	static const unsigned long cmds[] = {
+		PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE,
+		PERF_EVENT_IOC_RESET, PERF_EVENT_IOC_REFRESH,
+		PERF_EVENT_IOC_PERIOD, PERF_EVENT_IOC_SET_OUTPUT,
+		PERF_EVENT_IOC_SET_FILTER, PERF_EVENT_IOC_ID,
+		PERF_EVENT_IOC_SET_BPF, PERF_EVENT_IOC_PAUSE_OUTPUT,
+		PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
+	};
+	unsigned long cmd = cmds[below(ARRAY_SIZE(cmds))];
+	struct perf_event_attr a;
+	int fd = any_fd();
+	uint64_t arg = below(3) == 0 ? rnd() : below(4);
+
+	if (fd < 0)
+		return;
+	say("ioctl %d %#lx", fd, cmd);
+	switch (cmd) {
+	case PERF_EVENT_IOC_PERIOD:
+	case PERF_EVENT_IOC_ID:
+		ioctl(fd, cmd, &arg);
+		break;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		ioctl(fd, cmd, chance(20) ? -1 : any_fd());
+		break;
+	case PERF_EVENT_IOC_SET_FILTER:
+		ioctl(fd, cmd, chance(50) ? "common_pid != 0" : "filter 0x1000/8@/bin/sh");
+		break;
+	case PERF_EVENT_IOC_SET_BPF:
+		ioctl(fd, cmd, -1);
+		break;
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		random_attr(&a);
+		a.type = PERF_TYPE_BREAKPOINT;
+		ioctl(fd, cmd, &a);
+		break;
+	default:
+		ioctl(fd, cmd, chance(30) ? PERF_IOC_FLAG_GROUP : arg);
+	}
+}
+
+static void do_read(void)
+{
+	char buf[4096];
+	int fd = any_fd();
+
+	if (fd < 0)
+		return;
+	say("read %d", fd);
+	if (read(fd, buf, below(sizeof(buf))) < 0)
+		return;
+}
+
+static void do_mmap(void)
+{
+	struct slot *s = any_slot();
+	size_t len;
+
+	if (!s)
+		return;
+	if (s->ring) {
+		if (chance(30)) {
+			void *p;
+
+			say("mremap ring of %d", s->fd);
+			p = mremap(s->ring, s->ring_len, s->ring_len * 2,
+				   MREMAP_MAYMOVE);
+			if (p != MAP_FAILED) {
+				s->ring = p;
+				s->ring_len *= 2;
+			}
+			return;
+		}
+		unmap(s, chance(30));
+		return;
+	}
+	len = 4096 * ((1u << below(4)) + (chance(90) ? 1 : 0));
+	say("mmap %d %zu", s->fd, len);
+	s->ring = mmap(NULL, len, PROT_READ | (chance(80) ? PROT_WRITE : 0),
+		       MAP_SHARED, s->fd, chance(90) ? 0 : 4096 * below(4));
+	if (s->ring == MAP_FAILED)
+		s->ring = NULL;
+	else
+		s->ring_len = len;
+	mapped += !!s->ring;
+}
+
+static void do_poll_fcntl(void)
+{
+	struct pollfd p[4];
+	int fd = any_fd();
+
+	if (fd < 0)
+		return;
+	if (chance(50)) {
+		say("fcntl async %d", fd);
+		fcntl(fd, F_SETOWN, getpid());
+		fcntl(fd, F_SETSIG, chance(50) ? SIGIO : SIGUSR1);
+		fcntl(fd, F_SETFL, O_ASYNC | (chance(50) ? O_NONBLOCK : 0));
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		p[i].fd = any_fd();
+		p[i].events = POLLIN | POLLHUP;
+	}
+	say("poll");
+	poll(p, 4, 0);
+}
+
+static void workload(void)
+{
+	char *m;
+
+	for (int i = 0; i < (int)below(2000); i++)
+		__atomic_add_fetch(&watched[i & 3], i, __ATOMIC_RELAXED);
+	getpid();
+	if (chance(30)) {
+		m = mmap(NULL, 8 * 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			for (int i = 0; i < 8; i++)
+				m[i * 4096] = 1;
+			munmap(m, 8 * 4096);
+		}
+	}
+	if (chance(10))
+		sched_yield();
+}
+
+static void storm_calls(unsigned long n);
+
+static void do_fork(void)
+{
+	pid_t pid;
+
+	say("fork");
+	pid = fork();
+	if (pid == 0) {
+		rng ^= 0x9e3779b97f4a7c15ULL;
+		storm_calls(below(40));
+		if (chance(30))
+			execl("/proc/self/exe", "storm", "-x", (char *)NULL);
+		_exit(0);
+	}
+	if (pid > 0 && chance(90))
+		waitpid(pid, NULL, 0);
+}
+
+static void *thread_main(void *arg)
+{
+	uint64_t seed = (uintptr_t)arg;
+
+	rng = seed | 1;
+	for (int i = 0; i < 20; i++) {
+		int fd = any_fd();
+
+		if (fd >= 0 && chance(50))
+			ioctl(fd, chance(50) ? PERF_EVENT_IOC_ENABLE :
+					       PERF_EVENT_IOC_DISABLE, 0);
+		workload();
+	}
+	return NULL;
+}
+
+static void do_thread(void)
+{
+	pthread_t t;
+
+	say("thread");
+	if (!pthread_create(&t, NULL, thread_main, (void *)(uintptr_t)rnd()))
+		pthread_join(t, NULL);
+}
+
+static void do_misc(void)
+{
+	cpu_set_t set;
+	char path[64];
+	int fd;
+
+	switch (below(3)) {
+	case 0:
+		say("prctl");
+		prctl(chance(50) ? PR_TASK_PERF_EVENTS_DISABLE :
+				   PR_TASK_PERF_EVENTS_ENABLE);
+		break;
+	case 1:
+		CPU_ZERO(&set);
+		CPU_SET(below(cfg.ncpus), &set);
+		say("affinity");
+		sched_setaffinity(0, sizeof(set), &set);
+		break;
+	default:
+		if (cfg.worker != 0 || cfg.ncpus < 2)
+			break;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%u/online",
+			 1 + below(cfg.ncpus - 1));
+		say("hotplug %s", path);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			(void)!write(fd, chance(50) ? "0" : "1", 1);
+			close(fd);
+		}
+	}
+}
+
+static void storm_calls(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned int op = below(100);
+
+		calls++;
+		if (op < 25)
+			do_open();
+		else if (op < 35)
+			do_close();
+		else if (op < 55)
+			do_ioctl();
+		else if (op < 63)
+			do_read();
+		else if (op < 71)
+			do_mmap();
+		else if (op < 77)
+			do_poll_fcntl();
+		else if (op < 80)
+			do_fork();
+		else if (op < 82)
+			do_thread();
+		else if (op < 85)
+			do_misc();
+		else
+			workload();
+	}
+}
+
+static void tidy(void)
+{
+	for (int i = 0; i < MAX_FDS; i++) {
+		unmap(&slots[i], 0);
+		if (slots[i].fd >= 0)
+			close(slots[i].fd);
+		slots[i].fd = -1;
+	}
+	prctl(PR_TASK_PERF_EVENTS_ENABLE);
+}
+
+/* One worker: rounds of 200 calls until the deadline (or n calls). */
+static void worker(time_t deadline, unsigned long n)
+{
+	rng = (cfg.seed * 1000003ULL + cfg.worker) | 1;
+	for (int i = 0; i < MAX_FDS; i++)
+		slots[i].fd = -1;
+	while (n ? calls < n : time(NULL) < deadline) {
+		storm_calls(n ? 1 : 200);
+		if (chance(5))
+			tidy();
+	}
+	tidy();
+}
+
+static void ignore(int sig)
+{
+}
+
+int main(int argc, char **argv)
+{
+	int opt, workers = 2, only = -1, seconds = 60, alive = 0;
+	unsigned long n = 0;
+	time_t deadline;
+
+	while ((opt = getopt(argc, argv, "s:t:p:w:n:vx")) != -1) {
+		switch (opt) {
+		case 's':
+			cfg.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			seconds = atoi(optarg);
+			break;
+		case 'p':
+			workers = atoi(optarg);
+			break;
+		case 'w':
+			only = atoi(optarg);
+			break;
+		case 'n':
+			n = strtoul(optarg, NULL, 0);
+			break;
+		case 'v':
+			cfg.verbose = 1;
+			break;
+		case 'x':	/* exec'ed by a forked child: a short life */
+			for (int i = 0; i < 1000; i++)
+				__atomic_add_fetch(&watched[i & 3], 1,
+						   __ATOMIC_RELAXED);
+			return 0;
+		default:
+			fprintf(stderr, "usage: storm [-s seed] [-t seconds] %s\n",
+				"[-p workers] [-w worker] [-n calls] [-v]");
+			return 2;
+		}
+	}
+	cfg.ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	find_types();
+	find_tracepoints();
+	signal(SIGTRAP, ignore);
+	signal(SIGIO, ignore);
+	signal(SIGUSR1, ignore);
+	signal(SIGPIPE, SIG_IGN);
+	deadline = time(NULL) + seconds;
+	printf("# storm: seed %llu, %d workers, %d s, %u PMU types, %u tracepoints\n",
+	       cfg.seed, workers, seconds, cfg.nr_types, cfg.nr_tps);
+	fflush(stdout);
+
+	if (only >= 0) {
+		cfg.worker = only;
+		worker(deadline, n);
+		printf("# worker %d: %lu calls, %lu events opened, %lu rings mapped\n",
+		       only, calls, opened, mapped);
+		return 0;
+	}
+	for (int w = 0; w < workers; w++) {
+		if (fork() == 0) {
+			cfg.worker = w;
+			worker(deadline, n);
+			printf("# worker %d: %lu calls, %lu events opened, %lu rings mapped\n",
+			       w, calls, opened, mapped);
+			fflush(stdout);
+			_exit(0);
+		}
+	}
+	for (int status; wait(&status) > 0; )
+		alive += WIFEXITED(status) && !WEXITSTATUS(status);
+	printf("# storm done: %d workers ended\n", alive);
+	/* bring every CPU back for what runs next */
+	for (int c = 1; c < cfg.ncpus; c++) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/online", c);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			(void)!write(fd, "1", 1);
+			close(fd);
+		}
+	}
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
+	       alive == workers, alive != workers);
+	return alive == workers ? 0 : 1;
+}
