@@ -38,6 +38,7 @@
  * The per-task state (struct uprobe_task) is only touched by its task,
  * except at fork and when the task is freed.
  */
+#include <linux/cacheflush.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -54,8 +55,6 @@
 #include <linux/task_work.h>
 #include <linux/kdebug.h>
 #include <linux/uprobes.h>
-
-#include <asm/cacheflush.h>
 
 #include "internal.h"
 
@@ -495,6 +494,10 @@ static int prepare_uprobe(struct uprobe *u, struct mm_struct *mm,
 	mutex_lock(&u->prep_mutex);
 	if (!u->prepared) {
 		ret = copy_insn(u);
+		/*
+		 * A trap instruction cannot be probed: the errno user space
+		 * sees is 524 (ENOTSUPP) on stock, x86 and arm64 alike.
+		 */
 		if (!ret && is_trap_insn((uprobe_opcode_t *)&u->arch.insn))
 			ret = -ENOTSUPP;
 		if (!ret)

@@ -6,9 +6,9 @@
  * No state, no locking: each operation acts on the executing CPU.
  */
 #include <linux/errno.h>
+#include <linux/processor.h>
 #include <asm/apic.h>
 #include <asm/msr.h>
-#include <asm/processor.h>
 
 #include "hw.h"
 

@@ -452,6 +452,32 @@ static code_fn map_code(int fd)
 }
 
 /*
+ * A trap instruction (the uprobe breakpoint itself) at the probed offset:
+ * the probe opens while nothing maps the file, and is refused with 524
+ * (the kernel's ENOTSUPP, as stock gives it on x86 and arm64) once a
+ * mapping would need the breakpoint.
+ */
+TEST_F(uprobe, trap_instruction)
+{
+	char path[64];
+	int file = code_file(path, sizeof(path)), fd;
+	code_fn fn;
+
+	ASSERT_LE(0, file);
+	ASSERT_EQ(sizeof(swbp), pwrite(file, swbp, sizeof(swbp), 0));
+	fd = open_uprobe(self->type, path, 0, 0);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+	fn = map_code(file);
+	ASSERT_NE(NULL, fn);
+	EXPECT_EQ(-524, open_uprobe(self->type, path, 0, 0));
+	munmap((void *)fn, getpagesize());
+	close(file);
+	unlink(path);
+}
+
+/*
  * A file mapped twice in one process, probed at offset 0, the probe made
  * before the mappings and after them: both count, the code still returns
  * 42.  While probed, the mappings read the breakpoint instruction, the
