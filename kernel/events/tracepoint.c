@@ -248,6 +248,67 @@ static struct pmu perf_tracepoint_pmu = {
 #define PROBE_RETPROBE	BIT_ULL(0)
 
 PMU_FORMAT_ATTR(retprobe, "config:0");
+
+#ifdef CONFIG_KPROBE_EVENTS
+static struct pmu perf_kprobe_pmu;
+#endif
+#ifdef CONFIG_UPROBE_EVENTS
+static struct pmu perf_uprobe_pmu;
+#endif
+
+/* Undo a probe PMU's event_init(): the probe goes, then the filter. */
+static void probe_destroy(struct perf_event *event)
+{
+	struct event_filter *filter = event->filter;
+
+#ifdef CONFIG_KPROBE_EVENTS
+	if (event->pmu == &perf_kprobe_pmu)
+		perf_kprobe_destroy(event);
+#endif
+#ifdef CONFIG_UPROBE_EVENTS
+	if (event->pmu == &perf_uprobe_pmu)
+		perf_uprobe_destroy(event);
+#endif
+	tp_free_filter(event, filter);
+}
+
+/*
+ * What both probe PMUs refuse before the tracing side makes the probe:
+ * another type, an opener without the capability @allowed() checks (a
+ * clone made at fork does not ask again), branch stacks.
+ */
+static int probe_event_check(struct perf_event *event, struct pmu *pmu,
+			     bool (*allowed)(void))
+{
+	if (event->attr.type != pmu->type)
+		return -ENOENT;
+	if (!event->parent && !allowed())
+		return -EACCES;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* ... and what an event of theirs is once the probe is made (@ret 0) */
+static int probe_event_made(struct perf_event *event, int ret)
+{
+	if (!ret) {
+		event->destroy = probe_destroy;
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	}
+	return ret;
+}
+
+#define PROBE_PMU(groups, init) {		\
+	.task_ctx_nr	= perf_sw_context,	\
+	.attr_groups	= groups,		\
+	.event_init	= init,			\
+	.add		= tp_add,		\
+	.del		= tp_del,		\
+	.start		= tp_start,		\
+	.stop		= tp_stop,		\
+	.read		= tp_read,		\
+}
 #endif
 
 #ifdef CONFIG_KPROBE_EVENTS
@@ -276,46 +337,23 @@ static const struct attribute_group *kprobe_attr_groups[] = {
 	NULL,
 };
 
-static struct pmu perf_kprobe_pmu;
-
-/* Undo kprobe_event_init(): the kprobe goes, then the filter. */
-static void kprobe_destroy(struct perf_event *event)
+static bool kprobe_allowed(void)
 {
-	struct event_filter *filter = event->filter;
-
-	perf_kprobe_destroy(event);
-	tp_free_filter(event, filter);
+	return perfmon_capable();
 }
 
 static int kprobe_event_init(struct perf_event *event)
 {
-	u64 config = event->attr.config;
-	int ret;
+	int ret = probe_event_check(event, &perf_kprobe_pmu, kprobe_allowed);
 
-	if (event->attr.type != perf_kprobe_pmu.type)
-		return -ENOENT;
-	if (!event->parent && !perfmon_capable())
-		return -EACCES;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	ret = perf_kprobe_init(event, config & PROBE_RETPROBE);
-	if (!ret) {
-		event->destroy = kprobe_destroy;
-		event->event_caps |= PERF_EV_CAP_SOFTWARE;
-	}
-	return ret;
+	if (ret)
+		return ret;
+	ret = perf_kprobe_init(event, event->attr.config & PROBE_RETPROBE);
+	return probe_event_made(event, ret);
 }
 
-static struct pmu perf_kprobe_pmu = {
-	.task_ctx_nr	= perf_sw_context,
-	.attr_groups	= kprobe_attr_groups,
-	.event_init	= kprobe_event_init,
-	.add		= tp_add,
-	.del		= tp_del,
-	.start		= tp_start,
-	.stop		= tp_stop,
-	.read		= tp_read,
-};
+static struct pmu perf_kprobe_pmu = PROBE_PMU(kprobe_attr_groups,
+					      kprobe_event_init);
 #endif
 
 #ifdef CONFIG_UPROBE_EVENTS
@@ -348,46 +386,25 @@ static const struct attribute_group *uprobe_attr_groups[] = {
 	NULL,
 };
 
-static struct pmu perf_uprobe_pmu;
-
-static void uprobe_destroy(struct perf_event *event)
+static bool uprobe_allowed(void)
 {
-	struct event_filter *filter = event->filter;
-
-	perf_uprobe_destroy(event);
-	tp_free_filter(event, filter);
+	return capable(CAP_SYS_ADMIN);
 }
 
 static int uprobe_event_init(struct perf_event *event)
 {
 	u64 config = event->attr.config;
-	int ret;
+	int ret = probe_event_check(event, &perf_uprobe_pmu, uprobe_allowed);
 
-	if (event->attr.type != perf_uprobe_pmu.type)
-		return -ENOENT;
-	if (!event->parent && !capable(CAP_SYS_ADMIN))
-		return -EACCES;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
+	if (ret)
+		return ret;
 	ret = perf_uprobe_init(event, config >> UPROBE_REF_CTR_SHIFT,
 			       config & PROBE_RETPROBE);
-	if (!ret) {
-		event->destroy = uprobe_destroy;
-		event->event_caps |= PERF_EV_CAP_SOFTWARE;
-	}
-	return ret;
+	return probe_event_made(event, ret);
 }
 
-static struct pmu perf_uprobe_pmu = {
-	.task_ctx_nr	= perf_sw_context,
-	.attr_groups	= uprobe_attr_groups,
-	.event_init	= uprobe_event_init,
-	.add		= tp_add,
-	.del		= tp_del,
-	.start		= tp_start,
-	.stop		= tp_stop,
-	.read		= tp_read,
-};
+static struct pmu perf_uprobe_pmu = PROBE_PMU(uprobe_attr_groups,
+					      uprobe_event_init);
 #endif
 
 void __init perf_tp_init(void)

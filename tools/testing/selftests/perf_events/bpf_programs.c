@@ -26,6 +26,7 @@
 
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
+#include "bpf_helpers.h"
 #include "perf_records.h"
 
 #define KPROBE_TYPE	"/sys/bus/event_source/devices/kprobe/type"
@@ -60,23 +61,6 @@
 
 /* slots of the counter map */
 enum { SLOT_RUNS, SLOT_PERIOD, SLOT_FAILS, SLOT_VALUE, NR_SLOTS };
-
-static int sys_bpf(int cmd, union bpf_attr *a)
-{
-	return syscall(__NR_bpf, cmd, a, sizeof(*a));
-}
-
-static int map_create(int type, int value_size, int entries)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_type = type;
-	a.key_size = sizeof(uint32_t);
-	a.value_size = value_size;
-	a.max_entries = entries;
-	return sys_bpf(BPF_MAP_CREATE, &a);
-}
 
 /*
  * A u64 slot of the counter map.  A failed lookup ends the test (the

@@ -27,6 +27,7 @@
 
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
+#include "bpf_helpers.h"
 #include "perf_records.h"
 
 #define UPROBE_SYSFS	"/sys/bus/event_source/devices/uprobe"
@@ -833,23 +834,6 @@ TEST_F(uprobe, tracefs_events)
 #else
 #define ARG0_OFF	offsetof(bpf_user_pt_regs_t, regs[0])
 #endif
-
-static int sys_bpf(int cmd, union bpf_attr *a)
-{
-	return syscall(__NR_bpf, cmd, a, sizeof(*a));
-}
-
-static int map_create(int type, int value_size, int entries)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_type = type;
-	a.key_size = sizeof(uint32_t);
-	a.value_size = value_size;
-	a.max_entries = entries;
-	return sys_bpf(BPF_MAP_CREATE, &a);
-}
 
 static int map_rw(int cmd, int map, uint32_t key, void *value)
 {
