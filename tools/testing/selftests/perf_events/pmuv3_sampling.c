@@ -209,7 +209,9 @@ TEST_F(pmuv3, frequency)
 
 /*
  * A period past a 32-bit counter's half range (2^31) still ends after
- * exactly that many events: none in a shorter run.
+ * exactly that many events: none in a shorter run.  The count is the
+ * loop's, give or take an interrupt (cycles count in the kernel too: one
+ * landing in the loop added about 2,000 in one run of make check).
  */
 TEST_F(pmuv3, period_beyond_31_bits)
 {
@@ -225,7 +227,7 @@ TEST_F(pmuv3, period_beyond_31_bits)
 	EXPECT_EQ(0, count_samples(_metadata, &self->map, 0, 0));
 	ASSERT_EQ(sizeof(count), read(self->fd, &count, sizeof(count)));
 	EXPECT_LE(2 * LOOP, count);
-	EXPECT_GT(2 * LOOP + 100, count);
+	EXPECT_GT(2 * LOOP + LOOP / 100, count);
 }
 
 /*
