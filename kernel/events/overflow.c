@@ -336,6 +336,55 @@ void perf_overflow_init_event(struct perf_event *event)
 	local64_set(&hwc->period_left, hwc->sample_period);
 }
 
+/**
+ * perf_counter_init_period - the period a hardware counter's event starts with
+ * @event: the event being initialised by its PMU driver
+ * @max_period: the most the counter counts between two interrupts
+ *
+ * A counting event has no period of its own: the driver still takes an
+ * interrupt every @max_period events to fold the counter into the count.
+ */
+void perf_counter_init_period(struct perf_event *event, u64 max_period)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!is_sampling_event(event))
+		hwc->sample_period = max_period;
+	else if (local64_read(&hwc->period_left))
+		return;
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+}
+EXPORT_SYMBOL_GPL(perf_counter_init_period);
+
+/**
+ * perf_counter_next_period - what a counter counting up to overflow is armed with
+ * @event: the event, its count folded in up to now
+ * @max_period: the most the counter takes at a time
+ * @ended: set when a whole period had ended, which a sample is taken for
+ *
+ * Returns how many events the counter should count before it next
+ * interrupts: the rest of the period, at most @max_period.  The driver
+ * writes the negative of it to the counter (and to hw.prev_count).
+ */
+u64 perf_counter_next_period(struct perf_event *event, u64 max_period,
+			     bool *ended)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 period = hwc->sample_period;
+	s64 left = local64_read(&hwc->period_left);
+
+	*ended = left <= 0;
+	if (unlikely(*ended)) {
+		/* far behind (a new period was set): start afresh */
+		left = left <= -period ? period : left + period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	}
+	return min_t(u64, left, max_period);
+}
+EXPORT_SYMBOL_GPL(perf_counter_next_period);
+
 /*
  * A new event whose PMU accepted it: the tick must know of freq events,
  * and while there are any, nohz_full CPUs keep their tick for them.  The

@@ -30,6 +30,9 @@
  *         uprobe->prep_mutex  first read and analysis of the instruction
  *         delayed_lock    semaphores waiting for their mapping
  *           uprobes_lock  (spinlock) the tree of uprobes
+ * uprobe_mmap() looks at uprobes_tree and delayed_ref_ctrs without their
+ * locks only to leave early: a registration that races with the mmap finds
+ * the new mapping in its own walk (the vma is in i_mmap before the call).
  * Consumers are added and removed under reg_rwsem; handlers and filters see
  * the list under uprobes_srcu, so a handler may sleep, and
  * uprobe_unregister_sync() waits for those that may still see a removed
@@ -626,20 +629,18 @@ static int sync_breakpoints(struct uprobe *u, struct uprobe_consumer *added)
 		unsigned long vaddr = sites[i].vaddr;
 		struct vm_area_struct *vma;
 
+		err = 0;
 		mmap_read_lock(mm);
 		vma = vma_lookup(mm, vaddr);
 		/* the mapping may have changed since it was collected */
 		if (!vma || !vma_maps_offset(vma, u->inode, u->offset) ||
 		    offset_to_vaddr(vma, u->offset) != vaddr) {
-			err = 0;
+			/* nothing of @u there any more */
 		} else if (added) {
-			err = 0;
 			if (vma_takes_probes(vma) && consumer_wants(added, mm))
 				err = install_breakpoint(u, vma, vaddr);
-		} else {
-			err = 0;
-			if (vma_is_probeable(vma) && !uprobe_wanted(u, mm))
-				remove_breakpoint(u, vma, vaddr);
+		} else if (vma_is_probeable(vma) && !uprobe_wanted(u, mm)) {
+			remove_breakpoint(u, vma, vaddr);
 		}
 		mmap_read_unlock(mm);
 		mmput(mm);
@@ -770,9 +771,10 @@ static bool vma_has_uprobes(struct vm_area_struct *vma, unsigned long start,
 
 	u = find_uprobe_range(file_inode(vma->vm_file), from,
 			      from + (end - start));
-	if (u)
-		put_uprobe(u);
-	return u;
+	if (!u)
+		return false;
+	put_uprobe(u);
+	return true;
 }
 
 /*

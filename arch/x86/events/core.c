@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86 perf glue: the hooks the rest of the x86 kernel calls into the PMU
- * layer, and what sample records need from the architecture (instruction
- * pointer and mode, callchains, the time fields of the user page).  No x86
- * hardware PMU driver is built yet (under TCG the CPU has none; msr.c
- * counts free-running registers), so hardware events are refused with
- * -ENOENT by the core and the PMU hooks have nothing to talk to.
+ * x86 perf glue: what sample records need from the architecture
+ * (instruction pointer and mode, callchains, the time fields of the user
+ * page) and the rdpmc number of an active event.  The core PMU driver and
+ * the hooks the rest of the x86 kernel calls into it are core_driver.c.
+ * Nothing here has state of its own.
  */
 #include <linux/mmu_context.h>
 #include <linux/perf_event.h>
@@ -16,6 +15,7 @@
 #include <asm/timer.h>
 #include <asm/unwind.h>
 
+#include "core_pmu.h"
 #include "perf_event.h"
 
 /* Sample-record helpers: user or kernel, from the saved registers. */
@@ -131,49 +131,8 @@ void arch_perf_update_userpage(struct perf_event *event,
 	up->cap_user_time_zero = tsc_clock && !event->attr.use_clockid;
 	up->cap_user_time = tsc_clock;
 	up->cap_user_time_short = 0;
+	x86_core_user_update_userpage(event, up);
 }
-
-/* KVM asks what the host PMU offers: nothing. */
-void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
-{
-	memset(cap, 0, sizeof(*cap));
-}
-EXPORT_SYMBOL_GPL(perf_get_x86_pmu_capability);
-
-u64 perf_get_hw_event_config(int hw_event)
-{
-	return 0;
-}
-EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
-
-void perf_check_microcode(void)
-{
-}
-
-void perf_clear_dirty_counters(void)
-{
-}
-
-void perf_events_lapic_init(void)
-{
-}
-
-/*
- * CR4.PCE policy for user-space rdpmc (see arch/x86/mm/tlb.c): with no PMU
- * driver neither key is ever flipped, and mm->context decides as usual.
- */
-DEFINE_STATIC_KEY_FALSE(rdpmc_never_available_key);
-DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
-
-/* No counter of ours raises the PMU interrupt (Xen PV forwards it here). */
-static int x86_pmu_no_irq(struct pt_regs *regs)
-{
-	return 0;
-}
-
-struct x86_pmu x86_pmu = {
-	.handle_irq = x86_pmu_no_irq,
-};
 
 /*
  * The counter number user space (and resctrl) gives rdpmc for an active

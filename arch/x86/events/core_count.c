@@ -93,6 +93,7 @@ void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
 	if (desc->vendor == X86_PMU_INTEL && !desc->full_width_write)
 		width = min_t(u8, width, 32);
 	core->max_period = width_mask(width - 1);
+	core->hg_bits = true;
 }
 
 /**
@@ -143,9 +144,13 @@ void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 }
 
 /* the PERFEVTSEL / PERF_CTL value of a started counter, with @en or not */
-static u64 gp_control(struct perf_event *event, bool en)
+static u64 gp_control(struct x86_core_cpu *cpu, struct perf_event *event,
+		      bool en)
 {
 	u64 val = event->hw.config | ARCH_PERFMON_EVENTSEL_INT;
+
+	if (!READ_ONCE(cpu->core->hg_bits))
+		val &= ~AMD64_EVENTSEL_HOSTONLY;
 
 	return en ? val | ARCH_PERFMON_EVENTSEL_ENABLE : val;
 }
@@ -180,7 +185,7 @@ static void set_each_enable(struct x86_core_cpu *cpu, bool en)
 
 	for_each_set_bit(idx, &running, X86_CORE_IDX_FIXED)
 		x86_hw_wrmsr(cpu->core->hw, cpu->events[idx]->hw.config_base,
-			     gp_control(cpu->events[idx], en));
+			     gp_control(cpu, cpu->events[idx], en));
 }
 
 /**
@@ -244,48 +249,15 @@ static bool set_period(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 mask = width_mask(counter_width(&cpu->core->desc, hwc->idx));
-	s64 period = hwc->sample_period;
-	s64 left = local64_read(&hwc->period_left);
-	bool ended = false;
+	bool ended;
 	u64 val;
 
-	if (unlikely(left <= -period)) {
-		left = period;
-		ended = true;
-	} else if (unlikely(left <= 0)) {
-		left += period;
-		ended = true;
-	}
-	if (ended) {
-		local64_set(&hwc->period_left, left);
-		hwc->last_period = period;
-	}
-	left = min_t(u64, left, cpu->core->max_period);
-	val = (u64)-left & mask;
+	val = -perf_counter_next_period(event, cpu->core->max_period, &ended);
+	val &= mask;
 	local64_set(&hwc->prev_count, val);
 	x86_hw_wrmsr(cpu->core->hw, hwc->event_base, val);
 	perf_event_update_userpage(event);
 	return ended;
-}
-
-/**
- * x86_core_init_period - the period an event starts with
- * @core: the PMU
- * @event: the event; a counting event's period is core->max_period
- */
-void x86_core_init_period(const struct x86_core_pmu *core,
-			  struct perf_event *event)
-{
-	struct hw_perf_event *hwc = &event->hw;
-
-	if (!is_sampling_event(event)) {
-		hwc->sample_period = core->max_period;
-		hwc->last_period = hwc->sample_period;
-		local64_set(&hwc->period_left, hwc->sample_period);
-	} else if (!local64_read(&hwc->period_left)) {
-		hwc->last_period = hwc->sample_period;
-		local64_set(&hwc->period_left, hwc->sample_period);
-	}
 }
 
 /**
@@ -312,7 +284,7 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
 	} else {
 		x86_hw_wrmsr(hw, hwc->config_base,
-			     gp_control(event, global || cpu->enabled));
+			     gp_control(cpu, event, global || cpu->enabled));
 	}
 	if (global && cpu->enabled)
 		write_global(cpu, cpu->running);

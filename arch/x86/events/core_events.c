@@ -401,6 +401,6 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
 	hwc->idx = -1;
 	hwc->flags = 0;
-	x86_core_init_period(core, event);
+	perf_counter_init_period(event, core->max_period);
 	return x86_core_validate_group(core, event);
 }

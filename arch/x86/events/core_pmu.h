@@ -90,6 +90,9 @@ typedef int (*x86_core_overflow_fn)(struct perf_event *event, u64 period,
  *	31:0 only and sign-extend them.
  * @overflow: called for a sampling event whose period ended.
  * @overflow_arg: its last argument.
+ * @hg_bits: AMD: the HostOnly and GuestOnly bits go to the counters (SVM
+ *	is on); without SVM they are left out, as no guest runs.  Read
+ *	when a counter is programmed.
  */
 struct x86_core_pmu {
 	const struct x86_hw *hw;
@@ -98,6 +101,7 @@ struct x86_core_pmu {
 	u64 max_period;
 	x86_core_overflow_fn overflow;
 	void *overflow_arg;
+	bool hg_bits;
 };
 
 /*
@@ -119,6 +123,62 @@ struct x86_core_cpu {
 	bool enabled;
 	u64 fixed_ctrl;
 };
+
+/*
+ * struct x86_core_driver_cpu - a registered driver's state on one CPU
+ *
+ * @counters: the counters.
+ * @regs: the interrupted registers while the PMI is handled.
+ * @txn_flags: the open transaction (PERF_PMU_TXN_*), 0 outside one.
+ * @nr_txn: events add()ed in it, waiting in @txn for commit_txn.
+ * @txn: those events.
+ * @txn_start: whether add() asked to start each.
+ * @guest_msr: what perf_guest_get_msrs() hands KVM (one MSR).
+ */
+struct x86_core_driver_cpu {
+	struct x86_core_cpu counters;
+	struct pt_regs *regs;
+	unsigned int txn_flags;
+	unsigned int nr_txn;
+	struct perf_event *txn[X86_CORE_NR_IDX];
+	bool txn_start[X86_CORE_NR_IDX];
+	struct perf_guest_switch_msr guest_msr;
+};
+
+/*
+ * struct x86_core_driver - a core PMU registered with the perf core
+ *
+ * @pmu: what the core calls.
+ * @core: the PMU it drives.
+ * @cpus: the per-CPU state.
+ */
+struct x86_core_driver {
+	struct pmu pmu;
+	struct x86_core_pmu core;
+	struct x86_core_driver_cpu __percpu *cpus;
+};
+
+/* core_driver.c */
+int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
+			  const struct x86_pmu_desc *desc);
+void x86_core_driver_cpu_up(struct x86_core_driver *drv, unsigned int nr);
+void x86_core_driver_free(struct x86_core_driver *drv);
+int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs);
+struct x86_core_driver *x86_core_native(void);
+struct x86_core_driver *x86_core_driver_of(struct pmu *pmu);
+
+/* core_sysfs.c */
+extern const struct attribute_group *x86_core_attr_groups[];
+
+/* core_user.c */
+extern const struct attribute_group x86_core_rdpmc_group;
+void x86_core_user_update_userpage(struct perf_event *event,
+				   struct perf_event_mmap_page *up);
+void x86_core_user_event_init(struct perf_event *event);
+int x86_core_user_event_idx(struct perf_event *event);
+void x86_core_user_event_mapped(struct perf_event *event, struct mm_struct *mm);
+void x86_core_user_event_unmapped(struct perf_event *event,
+				  struct mm_struct *mm);
 
 /* core_events.c */
 int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
@@ -153,8 +213,6 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 		   bool update_count);
 void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event);
-void x86_core_init_period(const struct x86_core_pmu *core,
-			  struct perf_event *event);
 int x86_core_handle_irq(struct x86_core_cpu *cpu);
 
 #endif /* _ARCH_X86_EVENTS_CORE_PMU_H */

@@ -4,9 +4,10 @@
  * interrupt handler that Xen PV's virtual PMU interrupt calls
  * (x86_pmu.handle_irq, arch/x86/xen/pmu.c) and the raw event encoding of
  * resctrl's pseudo-locking measurements (X86_CONFIG(), arch/x86/kernel/
- * cpu/resctrl/pseudo_lock.c).  No hardware PMU driver is built yet, so the
- * handler claims nothing.  Its users get <linux/perf_event.h> with it, as
- * they did from stock's header (Xen's PMU code relies on that).
+ * cpu/resctrl/pseudo_lock.c).  The handler is the core PMU driver's
+ * (core_driver.c); without a core PMU it claims nothing.  Its users get
+ * <linux/perf_event.h> with it, as they did from stock's header (Xen's PMU
+ * code relies on that).
  */
 #ifndef _ARCH_X86_EVENTS_PERF_EVENT_H
 #define _ARCH_X86_EVENTS_PERF_EVENT_H

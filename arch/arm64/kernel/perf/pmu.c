@@ -133,24 +133,12 @@ static void pmuv3_event_update(struct perf_event *event)
 static bool pmuv3_event_set_period(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	s64 period = hwc->sample_period;
-	s64 left = local64_read(&hwc->period_left);
-	bool ended = false;
+	bool ended;
+	u64 val;
 
-	if (unlikely(left <= -period)) {
-		left = period;
-		ended = true;
-	} else if (unlikely(left <= 0)) {
-		left += period;
-		ended = true;
-	}
-	if (ended) {
-		local64_set(&hwc->period_left, left);
-		hwc->last_period = period;
-	}
-	left = min_t(u64, left, event_max_period(event));
-	local64_set(&hwc->prev_count, (u64)-left);
-	event_write_counter(event, (u64)-left);
+	val = -perf_counter_next_period(event, event_max_period(event), &ended);
+	local64_set(&hwc->prev_count, val);
+	event_write_counter(event, val);
 	perf_event_update_userpage(event);
 	return ended;
 }
@@ -339,21 +327,6 @@ static int event_threshold(struct pmuv3 *pmuv3, u64 config1, u64 *bits)
 	return 0;
 }
 
-/* The period of @event: a counting event's is the counter's half range. */
-static void event_init_period(struct perf_event *event)
-{
-	struct hw_perf_event *hwc = &event->hw;
-
-	if (!is_sampling_event(event)) {
-		hwc->sample_period = event_max_period(event);
-		hwc->last_period = hwc->sample_period;
-		local64_set(&hwc->period_left, hwc->sample_period);
-	} else if (!local64_read(&hwc->period_left)) {
-		hwc->last_period = hwc->sample_period;
-		local64_set(&hwc->period_left, hwc->sample_period);
-	}
-}
-
 /*
  * Accept @event when it is ours: -ENOENT for another PMU's type, for a
  * generic event this CPU cannot count, or a CPU this PMU does not cover;
@@ -398,7 +371,7 @@ static int pmuv3_event_init(struct perf_event *event)
 	hwc->idx = -1;
 	hwc->config = evnum;
 	hwc->config_base = evnum | event_filter(attr) | threshold;
-	event_init_period(event);
+	perf_counter_init_period(event, event_max_period(event));
 	return pmuv3_validate_group(pmuv3, event);
 }
 

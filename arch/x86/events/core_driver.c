@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86 core PMU as the perf core sees it: the struct pmu, its per-CPU
+ * state, group transactions, the PMU interrupt (an NMI delivered through
+ * the local APIC's LVTPC entry), CPU hotplug, and what the rest of the x86
+ * kernel asks of the driver (KVM's capability and MSR-switch queries,
+ * AMD's SVM on and off, Xen PV's forwarded PMU interrupt, the LVTPC set-up
+ * of each local APIC).  The event logic, counter scheduling and counting
+ * are core_events.c, core_sched.c and core_count.c; the sysfs description
+ * is core_sysfs.c and user-space rdpmc core_user.c.
+ *
+ * At boot the driver registers "cpu" (type PERF_TYPE_RAW) when CPUID
+ * detection finds a core PMU.  Under QEMU TCG, or a hypervisor that hides
+ * the PMU, nothing is registered: hardware events stay -ENOENT and every
+ * hook here does nothing, as on stock.  KUnit registers further instances
+ * over its model of the PMU (x86_core_driver_register()).
+ *
+ * Locking: every pmu callback runs on the CPU it acts on with IRQs off
+ * (the core holds its context lock) and touches only that CPU's struct
+ * x86_core_driver_cpu.  The PMI, an NMI, can land in the middle of one;
+ * it acts only on counters in the CPU's running mask, which a callback
+ * sets last when it starts a counter and clears first when it stops one.
+ * The driver structure itself is written once, before registration.
+ */
+#include <linux/cpuhotplug.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#include <asm/perf_event.h>
+
+#include "core_pmu.h"
+#include "perf_event.h"
+
+/* the driver of the boot CPU's PMU, once registered; NULL without one */
+static struct x86_core_driver *native;
+
+static struct x86_core_driver *to_driver(struct pmu *pmu)
+{
+	return container_of(pmu, struct x86_core_driver, pmu);
+}
+
+static struct x86_core_driver_cpu *this_cpu_state(struct pmu *pmu)
+{
+	return this_cpu_ptr(to_driver(pmu)->cpus);
+}
+
+/* a sampling event's period ended in the PMI being handled */
+static int driver_overflow(struct perf_event *event, u64 period, void *arg)
+{
+	struct x86_core_driver *drv = arg;
+	struct perf_sample_data data;
+
+	perf_sample_data_init(&data, 0, period);
+	return perf_event_overflow(event, &data,
+				   this_cpu_ptr(drv->cpus)->regs);
+}
+
+/**
+ * x86_core_driver_pmi - the PMU interrupt of this CPU
+ * @drv: the driver
+ * @regs: the interrupted state
+ *
+ * Return: how many counters it handled, 0 when the interrupt was not the
+ * PMU's.
+ */
+int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+	u64 start = sched_clock();
+	int handled;
+
+	if (!cpu->counters.core)
+		return 0;
+	cpu->regs = regs;
+	handled = x86_core_handle_irq(&cpu->counters);
+	cpu->regs = NULL;
+	/* the core lowers the sample rate when interrupts take too long */
+	if (handled)
+		perf_sample_event_took(sched_clock() - start);
+	return handled;
+}
+
+static int core_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+
+	return drv ? x86_core_driver_pmi(drv, regs) : NMI_DONE;
+}
+
+/* Xen PV forwards its virtual PMU interrupt here (arch/x86/xen/pmu.c) */
+static int core_xen_irq(struct pt_regs *regs)
+{
+	return core_nmi(NMI_LOCAL, regs);
+}
+
+struct x86_pmu x86_pmu = {
+	.handle_irq = core_xen_irq,
+};
+
+static int core_event_init(struct perf_event *event)
+{
+	struct x86_core_driver *drv = to_driver(event->pmu);
+	int ret;
+
+	ret = x86_core_event_init(&drv->core, event);
+	if (ret)
+		return ret;
+	x86_core_user_event_init(event);
+	return 0;
+}
+
+/**
+ * x86_core_driver_of - the core PMU driver @pmu is, or NULL
+ * @pmu: any PMU (the core's own test events may have none)
+ */
+struct x86_core_driver *x86_core_driver_of(struct pmu *pmu)
+{
+	return pmu && pmu->event_init == core_event_init ? to_driver(pmu) : NULL;
+}
+
+/* take @event out of the open transaction's list */
+static void txn_forget(struct x86_core_driver_cpu *cpu, struct perf_event *event)
+{
+	unsigned int i;
+
+	for (i = 0; i < cpu->nr_txn; i++) {
+		if (cpu->txn[i] != event)
+			continue;
+		cpu->nr_txn--;
+		cpu->txn[i] = cpu->txn[cpu->nr_txn];
+		cpu->txn_start[i] = cpu->txn_start[cpu->nr_txn];
+		return;
+	}
+}
+
+/*
+ * Inside a transaction the events are only collected: commit_txn places
+ * them all at once, which finds an assignment that one-by-one placement
+ * may miss.
+ */
+static int core_add(struct perf_event *event, int flags)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	int ret;
+
+	if (cpu->txn_flags & PERF_PMU_TXN_ADD) {
+		if (cpu->nr_txn >= ARRAY_SIZE(cpu->txn))
+			return -EAGAIN;
+		hwc->idx = -1;
+		hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+		cpu->txn_start[cpu->nr_txn] = flags & PERF_EF_START;
+		cpu->txn[cpu->nr_txn++] = event;
+		return 0;
+	}
+	ret = x86_core_add_group(&cpu->counters, &event, 1);
+	if (ret)
+		return ret;
+	if (flags & PERF_EF_START)
+		x86_core_start(&cpu->counters, event);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void core_del(struct perf_event *event, int flags)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(event->pmu);
+
+	if (event->hw.idx < 0) {
+		txn_forget(cpu, event);
+		return;
+	}
+	x86_core_del(&cpu->counters, event);
+}
+
+static void core_start(struct perf_event *event, int flags)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(event->pmu);
+
+	if (event->hw.idx >= 0)
+		x86_core_start(&cpu->counters, event);
+}
+
+static void core_stop(struct perf_event *event, int flags)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(event->pmu);
+
+	if (event->hw.idx >= 0)
+		x86_core_stop(&cpu->counters, event, flags & PERF_EF_UPDATE);
+}
+
+static void core_read(struct perf_event *event)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(event->pmu);
+
+	if (event->hw.idx >= 0)
+		x86_core_read(&cpu->counters, event);
+}
+
+static void core_pmu_enable(struct pmu *pmu)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(pmu);
+
+	if (cpu->counters.core)
+		x86_core_enable(&cpu->counters);
+}
+
+static void core_pmu_disable(struct pmu *pmu)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(pmu);
+
+	if (cpu->counters.core)
+		x86_core_disable(&cpu->counters);
+}
+
+static void core_start_txn(struct pmu *pmu, unsigned int txn_flags)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(pmu);
+
+	cpu->txn_flags = txn_flags;
+	cpu->nr_txn = 0;
+}
+
+/* place the collected events all or none; on failure the txn stays open */
+static int core_commit_txn(struct pmu *pmu)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(pmu);
+	unsigned int i;
+	int ret;
+
+	if (cpu->txn_flags & PERF_PMU_TXN_ADD) {
+		ret = x86_core_add_group(&cpu->counters, cpu->txn, cpu->nr_txn);
+		if (ret)
+			return ret;
+		for (i = 0; i < cpu->nr_txn; i++) {
+			if (cpu->txn_start[i])
+				x86_core_start(&cpu->counters, cpu->txn[i]);
+			perf_event_update_userpage(cpu->txn[i]);
+		}
+	}
+	cpu->txn_flags = 0;
+	cpu->nr_txn = 0;
+	return 0;
+}
+
+/* the core has del()eted every event add()ed in the transaction */
+static void core_cancel_txn(struct pmu *pmu)
+{
+	struct x86_core_driver_cpu *cpu = this_cpu_state(pmu);
+
+	cpu->txn_flags = 0;
+	cpu->nr_txn = 0;
+}
+
+/* a CPU's counters come up: cleared, off, the PMI unmasked */
+static void driver_cpu_up(struct x86_core_driver *drv, unsigned int nr)
+{
+	struct x86_core_driver_cpu *cpu = per_cpu_ptr(drv->cpus, nr);
+
+	x86_core_cpu_init(&cpu->counters, &drv->core);
+	x86_core_cpu_reset(&cpu->counters);
+}
+
+static void driver_cpu_down(struct x86_core_driver *drv, unsigned int nr)
+{
+	struct x86_core_driver_cpu *cpu = per_cpu_ptr(drv->cpus, nr);
+
+	x86_core_cpu_reset(&cpu->counters);
+	cpu->counters.core = NULL;
+}
+
+/**
+ * x86_core_driver_setup - fill in a driver for @hw, not yet registered
+ * @drv: the driver (zeroed by the caller)
+ * @hw: the hardware: x86_hw_native, or a KUnit model
+ * @desc: what detection found on it
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
+			  const struct x86_pmu_desc *desc)
+{
+	x86_core_pmu_init(&drv->core, hw, desc);
+	drv->core.pmu = &drv->pmu;
+	drv->core.overflow = driver_overflow;
+	drv->core.overflow_arg = drv;
+	drv->cpus = alloc_percpu(struct x86_core_driver_cpu);
+	if (!drv->cpus)
+		return -ENOMEM;
+	drv->pmu = (struct pmu) {
+		.module		= THIS_MODULE,
+		.task_ctx_nr	= perf_hw_context,
+		.attr_groups	= x86_core_attr_groups,
+		.event_init	= core_event_init,
+		.add		= core_add,
+		.del		= core_del,
+		.start		= core_start,
+		.stop		= core_stop,
+		.read		= core_read,
+		.pmu_enable	= core_pmu_enable,
+		.pmu_disable	= core_pmu_disable,
+		.start_txn	= core_start_txn,
+		.commit_txn	= core_commit_txn,
+		.cancel_txn	= core_cancel_txn,
+		.event_idx	= x86_core_user_event_idx,
+		.event_mapped	= x86_core_user_event_mapped,
+		.event_unmapped	= x86_core_user_event_unmapped,
+	};
+	return 0;
+}
+
+/**
+ * x86_core_driver_cpu_up - bring CPU @nr's counters into use (KUnit)
+ * @drv: a driver set up by x86_core_driver_setup()
+ * @nr: the CPU
+ */
+void x86_core_driver_cpu_up(struct x86_core_driver *drv, unsigned int nr)
+{
+	driver_cpu_up(drv, nr);
+}
+
+/**
+ * x86_core_driver_free - what x86_core_driver_setup() allocated
+ * @drv: the driver, unregistered
+ */
+void x86_core_driver_free(struct x86_core_driver *drv)
+{
+	free_percpu(drv->cpus);
+	drv->cpus = NULL;
+}
+
+/* ---- the boot-time driver on the real CPUs ---- */
+
+static int core_cpu_starting(unsigned int nr)
+{
+	driver_cpu_up(native, nr);
+	return 0;
+}
+
+static int core_cpu_dying(unsigned int nr)
+{
+	driver_cpu_down(native, nr);
+	return 0;
+}
+
+static int __init x86_core_driver_init(void)
+{
+	static struct x86_core_driver drv;
+	struct x86_pmu_desc desc;
+	int ret;
+
+	if (x86_pmu_detect(&x86_hw_native, &desc) ||
+	    desc.vendor == X86_PMU_NONE) {
+		pr_info("perf: no x86 core PMU: %s\n",
+			desc.why_none ?: "not detected");
+		return 0;
+	}
+	ret = x86_core_driver_setup(&drv, &x86_hw_native, &desc);
+	if (ret)
+		return ret;
+	/* SVM is off until KVM turns it on (amd_pmu_enable_virt()) */
+	drv.core.hg_bits = false;
+	/* the hotplug and NMI paths find it from here on */
+	WRITE_ONCE(native, &drv);
+	ret = cpuhp_setup_state(CPUHP_AP_PERF_X86_STARTING,
+				"perf/x86:starting", core_cpu_starting,
+				core_cpu_dying);
+	if (ret)
+		goto fail;
+	ret = register_nmi_handler(NMI_LOCAL, core_nmi, NMI_FLAG_FIRST, "PMI");
+	if (ret)
+		goto fail_hp;
+	ret = perf_pmu_register(&drv.pmu, "cpu", PERF_TYPE_RAW);
+	if (ret)
+		goto fail_nmi;
+	pr_info("perf: x86 %s core PMU, version %u: %u counters of %u bits, %u fixed\n",
+		desc.vendor == X86_PMU_INTEL ? "Intel" : "AMD", desc.version,
+		desc.num_gp, desc.gp_width, hweight32(desc.fixed_mask));
+	return 0;
+
+fail_nmi:
+	unregister_nmi_handler(NMI_LOCAL, "PMI");
+fail_hp:
+	cpuhp_remove_state(CPUHP_AP_PERF_X86_STARTING);
+fail:
+	WRITE_ONCE(native, NULL);
+	x86_core_driver_free(&drv);
+	pr_warn("perf: x86 core PMU not registered: %d\n", ret);
+	return ret;
+}
+early_initcall(x86_core_driver_init);
+
+/* each local APIC as it is set up (boot, CPU online, resume) */
+void perf_events_lapic_init(void)
+{
+	if (READ_ONCE(native))
+		x86_hw_write_lvtpc(&x86_hw_native, APIC_DM_NMI);
+}
+
+/* a late microcode load: no model-specific errata here to look at again */
+void perf_check_microcode(void)
+{
+}
+
+/**
+ * x86_core_native - the registered driver of the real CPUs, or NULL
+ */
+struct x86_core_driver *x86_core_native(void)
+{
+	return READ_ONCE(native);
+}
+
+/* ---- what KVM asks ---- */
+
+/* what the host PMU offers a guest PMU to be built from */
+void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+	const struct x86_pmu_desc *desc;
+
+	memset(cap, 0, sizeof(*cap));
+	if (!drv)
+		return;
+	desc = &drv->core.desc;
+	cap->version = desc->version;
+	cap->num_counters_gp = desc->num_gp;
+	cap->bit_width_gp = desc->gp_width;
+	if (desc->vendor == X86_PMU_INTEL && desc->version >= 2) {
+		/* KVM numbers fixed counters from 0 without holes */
+		cap->num_counters_fixed = fls(desc->fixed_mask);
+		cap->bit_width_fixed = desc->fixed_width;
+	}
+	cap->events_mask = desc->events_unavailable;
+	cap->events_mask_len = desc->events_mask_len;
+}
+EXPORT_SYMBOL_GPL(perf_get_x86_pmu_capability);
+
+/* the event select (event and unit mask) of a generic hardware event */
+u64 perf_get_hw_event_config(int hw_event)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+	u64 evsel;
+
+	if (!drv || hw_event < 0 || hw_event >= PERF_COUNT_HW_MAX ||
+	    x86_core_map_hw_event(&drv->core.desc, hw_event, &evsel))
+		return 0;
+	return evsel & (ARCH_PERFMON_EVENTSEL_EVENT |
+			ARCH_PERFMON_EVENTSEL_UMASK | AMD64_EVENTSEL_EVENT);
+}
+EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
+
+#ifdef CONFIG_CPU_SUP_INTEL
+/**
+ * perf_guest_get_msrs - the MSRs KVM switches around a guest's run
+ * @nr: set to the number of entries
+ * @data: KVM's vCPU PMU (unused)
+ *
+ * Intel with a global control: the host's counters that exclude guests
+ * stop at VM entry and start again at exit.  Called with IRQs off.
+ */
+struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+	struct x86_core_driver_cpu *cpu;
+	unsigned long running;
+	u64 host, no_guest = 0;
+	unsigned int idx;
+
+	*nr = 0;
+	if (!drv || drv->core.desc.vendor != X86_PMU_INTEL ||
+	    drv->core.desc.version < 2)
+		return NULL;
+	cpu = this_cpu_ptr(drv->cpus);
+	running = cpu->counters.running;
+	for_each_set_bit(idx, &running, X86_CORE_NR_IDX)
+		if (cpu->counters.events[idx]->attr.exclude_guest)
+			no_guest |= BIT_ULL(idx);
+	host = cpu->counters.enabled ? cpu->counters.running : 0;
+	cpu->guest_msr = (struct perf_guest_switch_msr) {
+		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
+		.host	= host,
+		.guest	= host & ~no_guest,
+	};
+	*nr = 1;
+	return &cpu->guest_msr;
+}
+EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
+#endif
+
+#ifdef CONFIG_CPU_SUP_AMD
+/*
+ * SVM on and off: while it is off the counters are written without
+ * HostOnly (no guest runs, so an event that excludes guests counts
+ * everything); core_count.c reads the flag when it programs a counter.
+ */
+void amd_pmu_enable_virt(void)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+
+	if (drv)
+		WRITE_ONCE(drv->core.hg_bits, true);
+}
+EXPORT_SYMBOL_GPL(amd_pmu_enable_virt);
+
+void amd_pmu_disable_virt(void)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+
+	if (drv)
+		WRITE_ONCE(drv->core.hg_bits, false);
+}
+EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
+#endif

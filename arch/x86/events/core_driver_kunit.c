@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "perf_x86_driver": the registered core PMU driver
+ * (core_driver.c, core_sysfs.c, core_user.c) under the perf core, over
+ * the model of the PMU.  Each test registers a driver instance named
+ * x86_core_kunit on a model made from a fixture, brings up one CPU's
+ * counters, pins itself to that CPU and opens CPU events there with
+ * perf_event_create_kernel_counter(), so that the core schedules them
+ * through the driver's callbacks (transactions included) onto the
+ * model's MSRs.  The model's PMI calls the driver's interrupt entry as the
+ * NMI would.  Checked: exact counts, more events than counters, samples
+ * and the counter re-armed, the period the NMI watchdog asks for, the
+ * rdpmc index and width of the user page, the sysfs attributes, AMD's
+ * HostOnly bit while SVM is off.
+ *
+ * Locking: the model has none; everything that reaches it runs on the
+ * pinned CPU with IRQs off (the core's callbacks, and the test's own
+ * counting, done with IRQs disabled so that a multiplexing timer cannot
+ * come in between).
+ */
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+#include <asm/tsc.h>
+
+#include "core_pmu.h"
+#include "pmu_model.h"
+
+#define MAX_EVENTS	16
+
+struct drv_test {
+	struct kunit *test;
+	const struct x86_pmu_model_fixture *fx;
+	struct x86_pmu_model *m;
+	struct x86_core_driver drv;
+	struct x86_pmu_desc desc;
+	int cpu;
+	bool registered;
+	struct perf_event *events[MAX_EVENTS];
+	unsigned int nr_events;
+	unsigned int samples;
+	u64 last_period;
+};
+
+static void model_pmi(struct x86_pmu_model *m, void *arg)
+{
+	struct drv_test *t = arg;
+	struct pt_regs regs = {
+		.ip	= _THIS_IP_,
+		.cs	= __KERNEL_CS,
+		.flags	= X86_EFLAGS_FIXED,
+	};
+
+	x86_core_driver_pmi(&t->drv, &regs);
+}
+
+static void drv_test_end(void *arg)
+{
+	struct drv_test *t = arg;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_events; i++)
+		perf_event_release_kernel(t->events[i]);
+	if (t->registered)
+		perf_pmu_unregister(&t->drv.pmu);
+	x86_core_driver_free(&t->drv);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+/* a registered driver on @fx's model, this CPU's counters up */
+static struct drv_test *drv_test_new(struct kunit *test,
+				     const struct x86_pmu_model_fixture *fx)
+{
+	struct drv_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->test = test;
+	t->fx = fx;
+	t->m = x86_pmu_model_new(test, fx);
+	KUNIT_ASSERT_NOT_NULL(test, t->m);
+	if (x86_pmu_detect(x86_pmu_model_hw(t->m), &t->desc) ||
+	    t->desc.vendor == X86_PMU_NONE)
+		kunit_skip(test, "%s has no core PMU", fx->name);
+	KUNIT_ASSERT_EQ(test, x86_core_driver_setup(&t->drv,
+						    x86_pmu_model_hw(t->m),
+						    &t->desc), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, drv_test_end, t), 0);
+	/* generic events reach this instance by its type in config:32-63 */
+	t->drv.pmu.capabilities |= PERF_PMU_CAP_EXTENDED_HW_TYPE;
+	x86_pmu_model_set_pmi(t->m, model_pmi, t);
+
+	t->cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(t->cpu)), 0);
+	local_irq_disable();
+	x86_core_driver_cpu_up(&t->drv, t->cpu);
+	local_irq_enable();
+	KUNIT_ASSERT_EQ(test, perf_pmu_register(&t->drv.pmu, "x86_core_kunit", -1), 0);
+	t->registered = true;
+	return t;
+}
+
+static struct drv_test *fixture_test(struct kunit *test)
+{
+	return drv_test_new(test, x86_pmu_test_fixture(test));
+}
+
+static void record_sample(struct perf_event *event,
+			  struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct drv_test *t = event->overflow_handler_context;
+
+	t->samples++;
+	t->last_period = data->period;
+}
+
+/* a generic hardware event on this instance, on the pinned CPU */
+static struct perf_event *open_hw(struct drv_test *t, u64 config, u64 period,
+				  bool pinned)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_HARDWARE,
+		.size		= sizeof(attr),
+		.config		= config | (u64)t->drv.pmu.type << PERF_PMU_TYPE_SHIFT,
+		.sample_period	= period,
+		.pinned		= pinned,
+	};
+	struct perf_event *ev;
+
+	KUNIT_ASSERT_LT(t->test, t->nr_events, MAX_EVENTS);
+	ev = perf_event_create_kernel_counter(&attr, t->cpu, NULL,
+					      period ? record_sample : NULL, t);
+	KUNIT_ASSERT_FALSE_MSG(t->test, IS_ERR(ev), "open: %ld", PTR_ERR(ev));
+	t->events[t->nr_events++] = ev;
+	return ev;
+}
+
+/* @n events happened, in the kernel, with IRQs off as in an NMI */
+static void happen(struct drv_test *t, const struct x86_pmu_model_event *mev,
+		   u64 n)
+{
+	local_irq_disable();
+	x86_pmu_model_count(t->m, mev, false, n);
+	local_irq_enable();
+}
+
+static u64 value(struct perf_event *ev)
+{
+	u64 enabled, running;
+
+	return perf_event_read_value(ev, &enabled, &running);
+}
+
+static u64 model_msr(struct drv_test *t, u32 msr)
+{
+	u64 val = 0;
+
+	KUNIT_EXPECT_EQ(t->test, x86_hw_rdmsr(x86_pmu_model_hw(t->m), msr, &val), 0);
+	return val;
+}
+
+static struct x86_pmu_model_event branches(const struct drv_test *t)
+{
+	return (struct x86_pmu_model_event){
+		.select = t->desc.vendor == X86_PMU_INTEL ? 0x00c4 : 0x00c2,
+		.fixed = -1,
+	};
+}
+
+static u8 width_of(const struct drv_test *t, struct perf_event *ev)
+{
+	return ev->hw.idx >= X86_CORE_IDX_FIXED ? t->desc.fixed_width :
+						  t->desc.gp_width;
+}
+
+/* an event opened through the core counts exactly what happened */
+static void perf_x86_driver_count(struct kunit *test)
+{
+	struct drv_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = branches(t);
+	struct perf_event *cyc, *bra;
+
+	cyc = open_hw(t, PERF_COUNT_HW_CPU_CYCLES, 0, false);
+	bra = open_hw(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, true);
+	KUNIT_EXPECT_GE(test, cyc->hw.idx, 0);
+	KUNIT_EXPECT_GE(test, bra->hw.idx, 0);
+	happen(t, &t->fx->cycles, 12345);
+	happen(t, &br, 678);
+	KUNIT_EXPECT_EQ(test, value(cyc), 12345);
+	KUNIT_EXPECT_EQ(test, value(bra), 678);
+	/* disabled, it no longer counts; enabled again, it does */
+	perf_event_disable(bra);
+	happen(t, &br, 1000);
+	KUNIT_EXPECT_EQ(test, value(bra), 678);
+	perf_event_enable(bra);
+	happen(t, &br, 2);
+	KUNIT_EXPECT_EQ(test, value(bra), 680);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/*
+ * More branch events than general-purpose counters: as many as there are
+ * counters count at any time (the others wait for rotation).
+ */
+static void perf_x86_driver_overcommit(struct kunit *test)
+{
+	struct drv_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = branches(t);
+	unsigned int i, n = t->desc.num_gp + 2;
+	u64 total = 0, c;
+
+	for (i = 0; i < n; i++)
+		open_hw(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, false);
+	happen(t, &br, 100);
+	for (i = 0; i < n; i++) {
+		c = value(t->events[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, c == 0 || c == 100, "count %llu", c);
+		total += c;
+	}
+	KUNIT_EXPECT_EQ(test, total, 100ULL * t->desc.num_gp);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/* one sample a period, through the PMI, the counter armed again */
+static void perf_x86_driver_sample(struct kunit *test)
+{
+	struct drv_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = branches(t);
+	struct perf_event *ev;
+	unsigned int i;
+	u64 mask;
+
+	ev = open_hw(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1000, false);
+	KUNIT_ASSERT_GE(test, ev->hw.idx, 0);
+	mask = GENMASK_ULL(width_of(t, ev) - 1, 0);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.event_base), -1000ULL & mask);
+	for (i = 0; i < 7; i++)
+		happen(t, &br, 500);
+	KUNIT_EXPECT_EQ(test, t->samples, 3);
+	KUNIT_EXPECT_EQ(test, t->last_period, 1000);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 3);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.event_base), -500ULL & mask);
+	KUNIT_EXPECT_EQ(test, value(ev), 3500);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/*
+ * The NMI watchdog's counter (kernel/watchdog_perf.c): pinned cycles with
+ * the period hw_nmi_get_sample_period() gives, about watchdog_thresh
+ * seconds of cycles, longer than a counter takes at once on most parts.
+ * It gets a counter, is armed with the most the counter takes, and takes
+ * interrupts without a sample until the whole period has passed.
+ */
+static void perf_x86_driver_watchdog(struct kunit *test)
+{
+	struct drv_test *t = fixture_test(test);
+	u64 period = (u64)(cpu_khz ?: 1000000) * 1000 * 10;
+	u64 first, mask, max, left;
+	unsigned int pmis = 0;
+	struct perf_event *ev;
+
+	ev = open_hw(t, PERF_COUNT_HW_CPU_CYCLES, period, true);
+	KUNIT_ASSERT_GE(test, ev->hw.idx, 0);
+	KUNIT_EXPECT_EQ(test, ev->state, PERF_EVENT_STATE_ACTIVE);
+	mask = GENMASK_ULL(width_of(t, ev) - 1, 0);
+	max = t->drv.core.max_period;
+	first = min(period, max);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.event_base), -first & mask);
+	/* each stretch the counter was armed with, and its interrupt */
+	for (left = period; left; left -= first, pmis++) {
+		KUNIT_EXPECT_EQ(test, t->samples, 0);
+		first = min(left, max);
+		happen(t, &t->fx->cycles, first);
+	}
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), pmis);
+	KUNIT_EXPECT_EQ(test, t->samples, 1);
+	KUNIT_EXPECT_EQ(test, t->last_period, period);
+	KUNIT_EXPECT_EQ(test, value(ev), period);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/* the user page: rdpmc's counter number plus one, and the width */
+static void perf_x86_driver_rdpmc(struct kunit *test)
+{
+	struct drv_test *t = fixture_test(test);
+	struct perf_event_mmap_page *up;
+	struct perf_event *ev;
+	unsigned int i;
+
+	up = kunit_kzalloc(test, sizeof(*up), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, up);
+	for (i = 0; i < 2; i++) {
+		ev = open_hw(t, i ? PERF_COUNT_HW_CPU_CYCLES :
+				    PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, true);
+		KUNIT_ASSERT_GE(test, ev->hw.idx, 0);
+		if (ev->hw.idx >= X86_CORE_IDX_FIXED)
+			KUNIT_EXPECT_EQ(test, t->drv.pmu.event_idx(ev),
+					(1 << 30 | (ev->hw.idx - X86_CORE_IDX_FIXED)) + 1);
+		else
+			KUNIT_EXPECT_EQ(test, t->drv.pmu.event_idx(ev),
+					ev->hw.idx + 1);
+		x86_core_user_update_userpage(ev, up);
+		KUNIT_EXPECT_TRUE(test, up->cap_user_rdpmc);
+		KUNIT_EXPECT_EQ(test, up->pmc_width, width_of(t, ev));
+	}
+	/* off its counter: index 0 */
+	perf_event_disable(ev);
+	KUNIT_EXPECT_EQ(test, t->drv.pmu.event_idx(ev), 0);
+}
+
+/* AMD with SVM off: HostOnly stays out of PERF_CTL */
+static void perf_x86_driver_svm_off(struct kunit *test)
+{
+	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_amd_zen4);
+	struct perf_event_attr attr = {
+		.type		= t->drv.pmu.type,
+		.size		= sizeof(attr),
+		.config		= 0x76,
+		.exclude_guest	= 1,
+	};
+	struct perf_event *ev;
+
+	t->drv.core.hg_bits = false;
+	ev = perf_event_create_kernel_counter(&attr, t->cpu, NULL, NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ev));
+	t->events[t->nr_events++] = ev;
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.config_base) &
+			(AMD64_EVENTSEL_HOSTONLY | ARCH_PERFMON_EVENTSEL_ENABLE),
+			ARCH_PERFMON_EVENTSEL_ENABLE);
+	happen(t, &t->fx->cycles, 9);
+	KUNIT_EXPECT_EQ(test, value(ev), 9);
+}
+
+/* what @name of sysfs group @group shows, or NULL where it is hidden */
+static char *sysfs_value(struct drv_test *t, const char *group,
+			 const char *name)
+{
+	const struct attribute_group *const *g;
+	struct device_attribute *da;
+	struct attribute *const *a;
+	char *page;
+
+	for (g = x86_core_attr_groups; *g; g++) {
+		if (strcmp((*g)->name ?: "", group))
+			continue;
+		for (a = (*g)->attrs; *a; a++) {
+			if (strcmp((*a)->name, name))
+				continue;
+			if ((*g)->is_visible &&
+			    !(*g)->is_visible(&t->drv.pmu.dev->kobj, *a, 0))
+				return NULL;
+			page = kunit_kzalloc(t->test, PAGE_SIZE, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(t->test, page);
+			da = container_of(*a, struct device_attribute, attr);
+			KUNIT_ASSERT_GT(t->test, da->show(t->drv.pmu.dev, da, page), 0);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+static void expect_sysfs(struct drv_test *t, const char *group,
+			 const char *name, const char *want)
+{
+	KUNIT_EXPECT_STREQ_MSG(t->test, sysfs_value(t, group, name) ?: "(hidden)",
+			       want, "%s/%s", group, name);
+}
+
+/* format/, events/ and caps/ as the perf tool parses them */
+static void perf_x86_driver_sysfs(struct kunit *test)
+{
+	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_intel_skl);
+
+	expect_sysfs(t, "format", "event", "config:0-7\n");
+	expect_sysfs(t, "format", "umask", "config:8-15\n");
+	expect_sysfs(t, "format", "cmask", "config:24-31\n");
+	expect_sysfs(t, "format", "pc", "config:19\n");
+	expect_sysfs(t, "events", "cpu-cycles", "event=0x3c\n");
+	expect_sysfs(t, "events", "instructions", "event=0xc0\n");
+	expect_sysfs(t, "events", "ref-cycles", "event=0x00,umask=0x03\n");
+	expect_sysfs(t, "events", "cache-misses", "event=0x2e,umask=0x41\n");
+	expect_sysfs(t, "events", "stalled-cycles-frontend", "(hidden)");
+	expect_sysfs(t, "caps", "max_precise", "0\n");
+	expect_sysfs(t, "", "rdpmc", "1\n");
+}
+
+static void perf_x86_driver_sysfs_amd(struct kunit *test)
+{
+	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_amd_zen4);
+
+	expect_sysfs(t, "format", "event", "config:0-7,32-35\n");
+	expect_sysfs(t, "format", "pc", "(hidden)");
+	expect_sysfs(t, "format", "any", "(hidden)");
+	expect_sysfs(t, "events", "cpu-cycles", "event=0x76\n");
+	expect_sysfs(t, "events", "ref-cycles", "(hidden)");
+	expect_sysfs(t, "caps", "pmu_name", "amd_core\n");
+}
+
+static struct kunit_case perf_x86_driver_cases[] = {
+	KUNIT_CASE_PARAM(perf_x86_driver_count, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_driver_overcommit, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_driver_sample, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_driver_watchdog, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_driver_rdpmc, x86_pmu_fixture_gen_params),
+	KUNIT_CASE(perf_x86_driver_svm_off),
+	KUNIT_CASE(perf_x86_driver_sysfs),
+	KUNIT_CASE(perf_x86_driver_sysfs_amd),
+	{}
+};
+
+static struct kunit_suite perf_x86_driver_suite = {
+	.name = "perf_x86_driver",
+	.test_cases = perf_x86_driver_cases,
+};
+
+kunit_test_suite(perf_x86_driver_suite);
