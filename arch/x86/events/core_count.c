@@ -324,6 +324,55 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 }
 
 /**
+ * x86_core_cpu_save - fold every started counter into its event
+ * @cpu: this CPU's counters, about to lose their MSRs (suspend)
+ */
+void x86_core_cpu_save(struct x86_core_cpu *cpu)
+{
+	unsigned long running = cpu->running;
+	unsigned int idx;
+
+	for_each_set_bit(idx, &running, X86_CORE_NR_IDX)
+		update(cpu, cpu->events[idx]);
+}
+
+/**
+ * x86_core_cpu_restore - write the counters again from the driver's state
+ * @cpu: this CPU's counters, their MSRs back at reset values (resume)
+ *
+ * Every started counter goes on from the value x86_core_cpu_save() last
+ * read, with its control; the PMU is on again if it was, and the LVTPC
+ * entry delivers an unmasked NMI.  A counter armed through IA32_PMCx
+ * (bits 31:0, sign-extended) still holds a value with bit 31 set, so the
+ * narrow write gives it back whole.
+ */
+void x86_core_cpu_restore(struct x86_core_cpu *cpu)
+{
+	const struct x86_pmu_desc *desc = &cpu->core->desc;
+	const struct x86_hw *hw = cpu->core->hw;
+	unsigned long running = cpu->running;
+	bool global = has_global(desc);
+	struct perf_event *event;
+	unsigned int idx;
+
+	if (global)
+		write_global(cpu, 0);
+	for_each_set_bit(idx, &running, X86_CORE_NR_IDX) {
+		event = cpu->events[idx];
+		x86_hw_wrmsr(hw, event->hw.event_base,
+			     local64_read(&event->hw.prev_count));
+		if (!is_fixed(idx))
+			x86_hw_wrmsr(hw, event->hw.config_base,
+				     gp_control(cpu, event, global || cpu->enabled));
+	}
+	if (desc->vendor == X86_PMU_INTEL && desc->version >= 2)
+		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
+	if (global && cpu->enabled)
+		write_global(cpu, cpu->running);
+	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
+}
+
+/**
  * x86_core_read - bring a started event's count up to date
  * @cpu: this CPU's counters
  * @event: placed by x86_core_add_group()

@@ -5,7 +5,7 @@
  * the local APIC's LVTPC entry), CPU hotplug, and what the rest of the x86
  * kernel asks of the driver (KVM's capability and MSR-switch queries,
  * AMD's SVM on and off, Xen PV's forwarded PMU interrupt, the LVTPC set-up
- * of each local APIC).  The event logic, counter scheduling and counting
+ * of each local APIC, suspend and resume).  The event logic, counter scheduling and counting
  * are core_events.c, core_sched.c and core_count.c; the sysfs description
  * is core_sysfs.c and user-space rdpmc core_user.c.
  *
@@ -27,6 +27,7 @@
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/syscore_ops.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
@@ -346,9 +347,38 @@ static int core_cpu_dying(unsigned int nr)
 	return 0;
 }
 
+/*
+ * Suspend and resume run on the boot CPU alone, IRQs off; the others went
+ * through core_cpu_dying() and come back through core_cpu_starting().
+ */
+static int core_suspend(void *data)
+{
+	struct x86_core_driver *drv = data;
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+
+	if (cpu->counters.core)
+		x86_core_cpu_save(&cpu->counters);
+	return 0;
+}
+
+static void core_resume(void *data)
+{
+	struct x86_core_driver *drv = data;
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+
+	if (cpu->counters.core)
+		x86_core_cpu_restore(&cpu->counters);
+}
+
+static const struct syscore_ops core_syscore_ops = {
+	.suspend	= core_suspend,
+	.resume		= core_resume,
+};
+
 static int __init x86_core_driver_init(void)
 {
 	static struct x86_core_driver drv;
+	static struct syscore core_syscore;
 	struct x86_pmu_desc desc;
 	int ret;
 
@@ -376,6 +406,9 @@ static int __init x86_core_driver_init(void)
 	ret = perf_pmu_register(&drv.pmu, "cpu", PERF_TYPE_RAW);
 	if (ret)
 		goto fail_nmi;
+	core_syscore.ops = &core_syscore_ops;
+	core_syscore.data = &drv;
+	register_syscore(&core_syscore);
 	pr_info("perf: x86 %s core PMU, version %u: %u counters of %u bits, %u fixed\n",
 		desc.vendor == X86_PMU_INTEL ? "Intel" : "AMD", desc.version,
 		desc.num_gp, desc.gp_width, hweight32(desc.fixed_mask));

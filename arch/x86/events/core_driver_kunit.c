@@ -9,7 +9,8 @@
  * through the driver's callbacks (transactions included) onto the
  * model's MSRs.  The model's PMI calls the driver's interrupt entry as the
  * NMI would.  Checked: exact counts, more events than counters, samples
- * and the counter re-armed, the period the NMI watchdog asks for, the
+ * and the counter re-armed, frequency mode, suspend and resume (the
+ * model loses its MSRs), the period the NMI watchdog asks for, the
  * rdpmc index and width of the user page, the sysfs attributes, AMD's
  * HostOnly bit while SVM is off.
  *
@@ -20,6 +21,7 @@
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
@@ -283,6 +285,91 @@ static void perf_x86_driver_watchdog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
 }
 
+/*
+ * Frequency mode: the core chooses each next period (starting at 1) from
+ * how fast the samples come (far more than the 10 a second asked, so the
+ * period grows, soon past what a counter takes at once); the counter is
+ * always armed with what is left of the period the core set, at most
+ * max_period, and every period ends in one sample.
+ */
+static void perf_x86_driver_freq(struct kunit *test)
+{
+	struct drv_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = branches(t);
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_HARDWARE,
+		.size		= sizeof(attr),
+		.config		= PERF_COUNT_HW_BRANCH_INSTRUCTIONS |
+				  (u64)t->drv.pmu.type << PERF_PMU_TYPE_SHIFT,
+		.freq		= 1,
+		.sample_freq	= 10,
+	};
+	u64 mask, armed, left, total = 0;
+	unsigned int i, whole = 0;
+	struct perf_event *ev;
+
+	ev = perf_event_create_kernel_counter(&attr, t->cpu, NULL,
+					      record_sample, t);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ev));
+	t->events[t->nr_events++] = ev;
+	KUNIT_ASSERT_GE(test, ev->hw.idx, 0);
+	mask = GENMASK_ULL(width_of(t, ev) - 1, 0);
+	for (i = 0; i < 20; i++) {
+		/* the core adjusts at most every 100us of perf_clock() */
+		udelay(200);
+		/* no tick may re-arm the counter between the look and the count */
+		local_irq_disable();
+		left = local64_read(&ev->hw.period_left);
+		armed = -model_msr(t, ev->hw.event_base) & mask;
+		if (armed)
+			x86_pmu_model_count(t->m, &br, false, armed);
+		local_irq_enable();
+		KUNIT_EXPECT_EQ(test, armed,
+				min_t(u64, left, t->drv.core.max_period));
+		KUNIT_ASSERT_GT(test, armed, 0);
+		/* a stretch that ends the period ends in a sample */
+		if (armed == left)
+			whole++;
+		total += armed;
+	}
+	KUNIT_EXPECT_EQ(test, t->samples, whole);
+	KUNIT_EXPECT_GE(test, whole, 10);
+	KUNIT_EXPECT_GT(test, ev->hw.sample_period, 1);
+	KUNIT_EXPECT_EQ(test, value(ev), total);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/*
+ * Suspend to RAM: the counters are folded in, the part loses every MSR,
+ * and resume writes them back: counts and the sampling period go on.
+ */
+static void perf_x86_driver_suspend(struct kunit *test)
+{
+	struct drv_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = branches(t);
+	struct x86_core_cpu *cpu = &this_cpu_ptr(t->drv.cpus)->counters;
+	struct perf_event *cyc, *smp;
+
+	cyc = open_hw(t, PERF_COUNT_HW_CPU_CYCLES, 0, true);
+	smp = open_hw(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1000, false);
+	happen(t, &t->fx->cycles, 300);
+	happen(t, &br, 600);
+	local_irq_disable();
+	x86_core_cpu_save(cpu);
+	x86_pmu_model_power_cycle(t->m);
+	x86_core_cpu_restore(cpu);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_lvtpc(t->m), APIC_DM_NMI);
+	happen(t, &t->fx->cycles, 45);
+	happen(t, &br, 399);
+	KUNIT_EXPECT_EQ(test, t->samples, 0);
+	happen(t, &br, 1);
+	KUNIT_EXPECT_EQ(test, t->samples, 1);
+	KUNIT_EXPECT_EQ(test, value(cyc), 345);
+	KUNIT_EXPECT_EQ(test, value(smp), 1000);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
 /* the user page: rdpmc's counter number plus one, and the width */
 static void perf_x86_driver_rdpmc(struct kunit *test)
 {
@@ -363,41 +450,60 @@ static char *sysfs_value(struct drv_test *t, const char *group,
 	return NULL;
 }
 
-static void expect_sysfs(struct drv_test *t, const char *group,
-			 const char *name, const char *want)
-{
-	KUNIT_EXPECT_STREQ_MSG(t->test, sysfs_value(t, group, name) ?: "(hidden)",
-			       want, "%s/%s", group, name);
-}
 
-/* format/, events/ and caps/ as the perf tool parses them */
+/* one sysfs file of one part, as the perf tool parses it */
+struct sysfs_case {
+	const struct x86_pmu_model_fixture *fx;
+	const char *group;
+	const char *name;
+	const char *want;		/* "(hidden)": not shown */
+};
+
+#define SKL(g, n, w)	{ &x86_pmu_fixture_intel_skl, g, n, w }
+#define ZEN4(g, n, w)	{ &x86_pmu_fixture_amd_zen4, g, n, w }
+
+static const struct sysfs_case sysfs_cases[] = {
+	SKL("format", "event", "config:0-7\n"),
+	SKL("format", "umask", "config:8-15\n"),
+	SKL("format", "cmask", "config:24-31\n"),
+	SKL("format", "pc", "config:19\n"),
+	SKL("events", "cpu-cycles", "event=0x3c\n"),
+	SKL("events", "instructions", "event=0xc0\n"),
+	SKL("events", "ref-cycles", "event=0x00,umask=0x03\n"),
+	SKL("events", "cache-misses", "event=0x2e,umask=0x41\n"),
+	SKL("events", "stalled-cycles-frontend", "(hidden)"),
+	SKL("caps", "max_precise", "0\n"),
+	SKL("", "rdpmc", "1\n"),
+	ZEN4("format", "event", "config:0-7,32-35\n"),
+	ZEN4("format", "pc", "(hidden)"),
+	ZEN4("format", "any", "(hidden)"),
+	ZEN4("events", "cpu-cycles", "event=0x76\n"),
+	ZEN4("events", "ref-cycles", "(hidden)"),
+	ZEN4("caps", "pmu_name", "amd_core\n"),
+};
+
+/* format/, events/, caps/ and rdpmc of an Intel and an AMD part */
 static void perf_x86_driver_sysfs(struct kunit *test)
 {
-	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_intel_skl);
+	const struct x86_pmu_model_fixture *fx = NULL;
+	struct drv_test *t = NULL;
+	unsigned int i;
 
-	expect_sysfs(t, "format", "event", "config:0-7\n");
-	expect_sysfs(t, "format", "umask", "config:8-15\n");
-	expect_sysfs(t, "format", "cmask", "config:24-31\n");
-	expect_sysfs(t, "format", "pc", "config:19\n");
-	expect_sysfs(t, "events", "cpu-cycles", "event=0x3c\n");
-	expect_sysfs(t, "events", "instructions", "event=0xc0\n");
-	expect_sysfs(t, "events", "ref-cycles", "event=0x00,umask=0x03\n");
-	expect_sysfs(t, "events", "cache-misses", "event=0x2e,umask=0x41\n");
-	expect_sysfs(t, "events", "stalled-cycles-frontend", "(hidden)");
-	expect_sysfs(t, "caps", "max_precise", "0\n");
-	expect_sysfs(t, "", "rdpmc", "1\n");
-}
+	for (i = 0; i < ARRAY_SIZE(sysfs_cases); i++) {
+		const struct sysfs_case *c = &sysfs_cases[i];
 
-static void perf_x86_driver_sysfs_amd(struct kunit *test)
-{
-	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_amd_zen4);
-
-	expect_sysfs(t, "format", "event", "config:0-7,32-35\n");
-	expect_sysfs(t, "format", "pc", "(hidden)");
-	expect_sysfs(t, "format", "any", "(hidden)");
-	expect_sysfs(t, "events", "cpu-cycles", "event=0x76\n");
-	expect_sysfs(t, "events", "ref-cycles", "(hidden)");
-	expect_sysfs(t, "caps", "pmu_name", "amd_core\n");
+		/* one registered instance at a time */
+		if (c->fx != fx) {
+			if (t)
+				kunit_release_action(test, drv_test_end, t);
+			t = drv_test_new(test, c->fx);
+			fx = c->fx;
+		}
+		KUNIT_EXPECT_STREQ_MSG(test,
+				       sysfs_value(t, c->group, c->name) ?: "(hidden)",
+				       c->want, "%s: %s/%s", fx->name, c->group,
+				       c->name);
+	}
 }
 
 static struct kunit_case perf_x86_driver_cases[] = {
@@ -405,10 +511,11 @@ static struct kunit_case perf_x86_driver_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_driver_overcommit, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_driver_sample, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_driver_watchdog, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_driver_freq, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_driver_suspend, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_driver_rdpmc, x86_pmu_fixture_gen_params),
 	KUNIT_CASE(perf_x86_driver_svm_off),
 	KUNIT_CASE(perf_x86_driver_sysfs),
-	KUNIT_CASE(perf_x86_driver_sysfs_amd),
 	{}
 };
 

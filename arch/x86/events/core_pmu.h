@@ -213,6 +213,8 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 		   bool update_count);
 void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_core_cpu_save(struct x86_core_cpu *cpu);
+void x86_core_cpu_restore(struct x86_core_cpu *cpu);
 int x86_core_handle_irq(struct x86_core_cpu *cpu);
 
 #endif /* _ARCH_X86_EVENTS_CORE_PMU_H */

@@ -452,6 +452,24 @@ struct x86_pmu_model *x86_pmu_model_new(struct kunit *test,
 	return m;
 }
 
+/**
+ * x86_pmu_model_power_cycle - the part loses its PMU state (suspend to RAM)
+ * @m: the model
+ *
+ * Every MSR goes back to its reset value and LVTPC is masked; the PMI
+ * callback and the model's tallies stay.
+ */
+void x86_pmu_model_power_cycle(struct x86_pmu_model *m)
+{
+	memset(m->evtsel, 0, sizeof(m->evtsel));
+	memset(m->ctr, 0, sizeof(m->ctr));
+	memset(m->fixed, 0, sizeof(m->fixed));
+	m->fixed_ctrl = 0;
+	m->status = 0;
+	m->global_ctrl = has_global(m) ? gp_bits(m) : 0;
+	m->lvtpc = APIC_LVT_MASKED;
+}
+
 /* the x86_hw through which code under test reaches the model */
 const struct x86_hw *x86_pmu_model_hw(struct x86_pmu_model *m)
 {

@@ -73,6 +73,7 @@ typedef void (*x86_pmu_model_pmi_fn)(struct x86_pmu_model *m, void *arg);
 struct x86_pmu_model *x86_pmu_model_new(struct kunit *test,
 					const struct x86_pmu_model_fixture *fx);
 const struct x86_hw *x86_pmu_model_hw(struct x86_pmu_model *m);
+void x86_pmu_model_power_cycle(struct x86_pmu_model *m);
 void x86_pmu_model_set_pmi(struct x86_pmu_model *m, x86_pmu_model_pmi_fn fn,
 			   void *arg);
 void x86_pmu_model_count(struct x86_pmu_model *m,
