@@ -316,7 +316,7 @@ static void perf_x86_driver_freq(struct kunit *test)
 	mask = GENMASK_ULL(width_of(t, ev) - 1, 0);
 	for (i = 0; i < 20; i++) {
 		/* the core adjusts at most every 100us of perf_clock() */
-		udelay(200);
+		usleep_range(200, 300);
 		/* no tick may re-arm the counter between the look and the count */
 		local_irq_disable();
 		left = local64_read(&ev->hw.period_left);
@@ -449,7 +449,6 @@ static char *sysfs_value(struct drv_test *t, const char *group,
 	}
 	return NULL;
 }
-
 
 /* one sysfs file of one part, as the perf tool parses it */
 struct sysfs_case {
