@@ -33,6 +33,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "../tools/testing/selftests/perf_events/perf_helpers.h"
 #include "../tools/testing/selftests/perf_events/perf_records.h"
 
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
@@ -2172,34 +2173,6 @@ static int obs_calls(int n)
 	return bad;
 }
 
-/* the file and file offset of @addr, from /proc/self/maps; 0 or -1 */
-static int uprobe_file_offset(uintptr_t addr, char *path, size_t len,
-			      uint64_t *off)
-{
-	unsigned long long start, end, pgoff, a = addr;
-	char line[600], perms[8];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int ret = -1, pos;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-			   perms, &pgoff, &pos) < 4 || !pos)
-			continue;
-		if (a < start || a >= end)
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(path, len, "%s", line + pos);
-		*off = a - start + pgoff;
-		ret = path[0] == '/' ? 0 : -1;
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
 static struct {
 	int type;
 	char path[512];
@@ -2506,11 +2479,11 @@ static void observe_uprobe(void)
 	print_file("uprobe.format.retprobe", path);
 	snprintf(path, sizeof(path), "%s/format/ref_ctr_offset", dev);
 	print_file("uprobe.format.ref_ctr_offset", path);
-	if (uprobe_file_offset((uintptr_t)obs_target, up.path, sizeof(up.path),
+	if (maps_file_offset((uintptr_t)obs_target, up.path, sizeof(up.path),
 			       &up.target) ||
-	    uprobe_file_offset((uintptr_t)obs_recurse, up.path, sizeof(up.path),
+	    maps_file_offset((uintptr_t)obs_recurse, up.path, sizeof(up.path),
 			       &up.recurse) ||
-	    uprobe_file_offset((uintptr_t)&obs_usdt.sema, up.path, sizeof(up.path),
+	    maps_file_offset((uintptr_t)&obs_usdt.sema, up.path, sizeof(up.path),
 			       &up.sema)) {
 		say("uprobe.offsets", "not found");
 		return;

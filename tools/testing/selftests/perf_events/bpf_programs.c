@@ -496,7 +496,6 @@ TEST_F(bpf, inherited_program)
  */
 TEST_F(bpf, perf_event_output)
 {
-	struct perf_event_attr attr;
 	struct perf_event_header *h;
 	uint64_t buf[REC_MAX / 8];
 	int kp, out, array, prog, found = 0;
@@ -506,17 +505,8 @@ TEST_F(bpf, perf_event_output)
 	if (self->kprobe < 0)
 		SKIP(return, "no kprobe PMU");
 	pin_cpu(0);
-	array = map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(uint32_t), 1);
-	ASSERT_LE(0, array);
-	sw_attr(&attr, PERF_COUNT_SW_BPF_OUTPUT);
-	attr.exclude_kernel = 0;
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_RAW;
-	attr.wakeup_events = 1;
-	out = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_LE(0, out);
-	ASSERT_EQ(0, perf_map_open(&m, out, 8, PROT_READ | PROT_WRITE));
-	ASSERT_EQ(0, map_set_fd(array, 0, out));
+	out = bpf_output_event(&m, &array);
+	ASSERT_LE(0, out) TH_LOG("%s", strerror(errno));
 
 	struct bpf_insn insns[] = {
 		MOV64_REG(6, 1),

@@ -57,16 +57,7 @@ static uint64_t kallsyms_addr(const char *name)
 static void kprobe_attr(struct perf_event_attr *attr, long type,
 			const char *func, uint64_t addr, uint64_t config)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->type = type;
-	attr->size = sizeof(*attr);
-	attr->config = config;
-	attr->kprobe_func = (uintptr_t)func;
-	if (func)
-		attr->probe_offset = 0;
-	else
-		attr->kprobe_addr = addr;
-	attr->disabled = 1;
+	probe_attr(attr, type, config, (uintptr_t)func, func ? 0 : addr);
 }
 
 static int open_kprobe(long type, const char *func, uint64_t addr,

@@ -26,19 +26,6 @@ static int msr_type(void)
 	return type;
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, len, f))
-		buf[0] = 0;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
 static void msr_attr(struct perf_event_attr *attr, int type, __u64 config)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -79,9 +66,9 @@ TEST_F(msr, sysfs)
 	char buf[64];
 
 	EXPECT_GE(self->type, PERF_TYPE_MAX);
-	ASSERT_EQ(read_line(MSR_DIR "/format/event", buf, sizeof(buf)), 0);
+	ASSERT_EQ(read_first_line(MSR_DIR "/format/event", buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "config:0-63");
-	ASSERT_EQ(read_line(MSR_DIR "/events/tsc", buf, sizeof(buf)), 0);
+	ASSERT_EQ(read_first_line(MSR_DIR "/events/tsc", buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "event=0x00");
 }
 
@@ -218,7 +205,7 @@ TEST_F(msr, only_present_events)
 				continue;
 			snprintf(path, sizeof(path), MSR_DIR "/events/%s",
 				 e->d_name);
-			if (read_line(path, buf, sizeof(buf)) ||
+			if (read_first_line(path, buf, sizeof(buf)) ||
 			    sscanf(buf, "event=%x", &ev) != 1)
 				continue;
 			if (ev == config)

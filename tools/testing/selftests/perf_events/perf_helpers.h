@@ -24,6 +24,68 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+/* The first line of @path, without its newline, into @buf; 0 or -1. */
+static inline int read_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/*
+ * The file mapped at @addr in this process (from /proc/self/maps) and the
+ * offset of @addr in it, as a uprobe names an instruction; 0 or -1.
+ */
+static inline int maps_file_offset(uintptr_t addr, char *path, size_t len,
+				   uint64_t *off)
+{
+	unsigned long long start, end, pgoff, a = addr;
+	char line[600], perms[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int ret = -1, pos;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		pos = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+			   perms, &pgoff, &pos) < 4 || !pos)
+			continue;
+		if (a < start || a >= end)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(path, len, "%s", line + pos);
+		*off = a - start + pgoff;
+		ret = path[0] == '/' ? 0 : -1;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * A disabled kprobe or uprobe event of the PMU @type: @where goes to
+ * config1 (kprobe_func, uprobe_path) and @offset to config2
+ * (probe_offset, or kprobe_addr without a function).
+ */
+static inline void probe_attr(struct perf_event_attr *attr, long type,
+			      uint64_t config, uint64_t where, uint64_t offset)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = type;
+	attr->size = sizeof(*attr);
+	attr->config = config;
+	attr->config1 = where;
+	attr->config2 = offset;
+	attr->disabled = 1;
+}
+
 /*
  * Make the compiler emit every memory access written before this point and
  * reload memory after it, so that test workloads are not optimised away.

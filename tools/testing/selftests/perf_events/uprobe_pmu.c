@@ -144,46 +144,10 @@ static long uprobe_type(void)
 	return read_int_file(UPROBE_SYSFS "/type", &type) ? -1 : type;
 }
 
-/*
- * The file behind the mapping of @addr in this process (from
- * /proc/self/maps) and the offset of @addr in it; 0 or -1.
- */
-static int file_offset(uintptr_t addr, char *path, size_t len, uint64_t *off)
-{
-	unsigned long long start, end, pgoff, a = addr;
-	char line[600], perms[8];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int ret = -1, pos;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-			   perms, &pgoff, &pos) < 4 || !pos)
-			continue;
-		if (a < start || a >= end)
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(path, len, "%s", line + pos);
-		*off = a - start + pgoff;
-		ret = path[0] == '/' ? 0 : -1;
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
 static void uprobe_attr(struct perf_event_attr *attr, long type,
 			const char *path, uint64_t off, uint64_t config)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->type = type;
-	attr->size = sizeof(*attr);
-	attr->config = config;
-	attr->uprobe_path = (uintptr_t)path;
-	attr->probe_offset = off;
-	attr->disabled = 1;
+	probe_attr(attr, type, config, (uintptr_t)path, off);
 }
 
 /* A uprobe on this task; the fd or -errno. */
@@ -224,30 +188,18 @@ FIXTURE_SETUP(uprobe)
 	self->type = uprobe_type();
 	if (self->type < 0)
 		SKIP(return, "no uprobe PMU (CONFIG_UPROBE_EVENTS)");
-	ASSERT_EQ(0, file_offset((uintptr_t)target, self->path, sizeof(self->path),
-				 &self->target));
-	ASSERT_EQ(0, file_offset((uintptr_t)recurse, self->path, sizeof(self->path),
-				 &self->recurse));
-	ASSERT_EQ(0, file_offset((uintptr_t)jumper, self->path, sizeof(self->path),
-				 &self->jumper));
-	ASSERT_EQ(0, file_offset((uintptr_t)&usdt.sema, self->path, sizeof(self->path),
-				 &self->sema));
+	ASSERT_EQ(0, maps_file_offset((uintptr_t)target, self->path,
+				      sizeof(self->path), &self->target));
+	ASSERT_EQ(0, maps_file_offset((uintptr_t)recurse, self->path,
+				      sizeof(self->path), &self->recurse));
+	ASSERT_EQ(0, maps_file_offset((uintptr_t)jumper, self->path,
+				      sizeof(self->path), &self->jumper));
+	ASSERT_EQ(0, maps_file_offset((uintptr_t)&usdt.sema, self->path,
+				      sizeof(self->path), &self->sema));
 }
 
 FIXTURE_TEARDOWN(uprobe)
 {
-}
-
-static int read_line(const char *path, char *buf, int len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, len, f))
-		buf[0] = 0;
-	fclose(f);
-	return 0;
 }
 
 /* sysfs: a dynamic type, retprobe at config:0, ref_ctr_offset above. */
@@ -256,12 +208,12 @@ TEST_F(uprobe, sysfs)
 	char buf[64] = "";
 
 	EXPECT_GE(self->type, PERF_TYPE_MAX);
-	ASSERT_EQ(0, read_line(UPROBE_SYSFS "/format/retprobe", buf,
-			       sizeof(buf)));
-	EXPECT_STREQ("config:0\n", buf);
-	ASSERT_EQ(0, read_line(UPROBE_SYSFS "/format/ref_ctr_offset", buf,
-			       sizeof(buf)));
-	EXPECT_STREQ("config:32-63\n", buf);
+	ASSERT_EQ(0, read_first_line(UPROBE_SYSFS "/format/retprobe", buf,
+				     sizeof(buf)));
+	EXPECT_STREQ("config:0", buf);
+	ASSERT_EQ(0, read_first_line(UPROBE_SYSFS "/format/ref_ctr_offset", buf,
+				     sizeof(buf)));
+	EXPECT_STREQ("config:32-63", buf);
 }
 
 /* Each call is one hit, at the entry and at the return; none disabled. */
@@ -900,7 +852,6 @@ static int load_uprobe_prog(int counts, int array)
 TEST_F(uprobe, bpf_program)
 {
 	int counts, array, out, prog, fd, seen = 0;
-	struct perf_event_attr attr;
 	struct perf_event_header *h;
 	uint64_t buf[REC_MAX / 8];
 	uint32_t zero = 0;
@@ -915,17 +866,8 @@ TEST_F(uprobe, bpf_program)
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	array = map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(uint32_t), 1);
-	ASSERT_LE(0, array);
-	sw_attr(&attr, PERF_COUNT_SW_BPF_OUTPUT);
-	attr.exclude_kernel = 0;
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_RAW;
-	attr.wakeup_events = 1;
-	out = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_LE(0, out);
-	ASSERT_EQ(0, perf_map_open(&m, out, 8, PROT_READ | PROT_WRITE));
-	ASSERT_EQ(0, map_rw(BPF_MAP_UPDATE_ELEM, array, 0, &out));
+	out = bpf_output_event(&m, &array);
+	ASSERT_LE(0, out) TH_LOG("%s", strerror(errno));
 	prog = load_uprobe_prog(counts, array);
 	ASSERT_LE(0, prog) TH_LOG("%s", verifier_log);
 	fd = open_uprobe(self->type, self->path, self->target, 0);
