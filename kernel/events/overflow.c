@@ -165,7 +165,8 @@ static void freq_adjust(struct perf_event *event, u64 now)
 	u64 freq = event->attr.sample_freq;
 	u64 target;
 
-	if (!hwc->freq_time_stamp) {
+	/* the first look, or a count set back (PERF_EVENT_IOC_RESET) */
+	if (!hwc->freq_time_stamp || count < hwc->freq_count_stamp) {
 		hwc->freq_time_stamp = now;
 		hwc->freq_count_stamp = count;
 		return;
@@ -175,7 +176,14 @@ static void freq_adjust(struct perf_event *event, u64 now)
 		return;
 	hwc->freq_time_stamp = now;
 	hwc->freq_count_stamp = count;
-	target = mul_u64_u64_div_u64(dc, NSEC_PER_SEC, dt * freq);
+	/*
+	 * Events a second, then per sample.  dc * NSEC_PER_SEC must not
+	 * overflow: no count rises by 2^34 in one interval but a broken
+	 * one, and a 128-by-64 division whose quotient does not fit in 64
+	 * bits traps on x86.
+	 */
+	dc = min_t(u64, dc, U64_MAX / NSEC_PER_SEC);
+	target = div64_u64(div64_u64(dc * NSEC_PER_SEC, dt), freq);
 	hwc->sample_period = max_t(u64, (hwc->sample_period + target) / 2, 1);
 }
 

@@ -390,6 +390,41 @@ TEST(freq_mode_adapts_period)
 }
 
 /*
+ * PERF_EVENT_IOC_RESET of a counter in frequency mode: the count goes
+ * back to 0 under the period adjustment the tick makes.  (The storm, seed
+ * 1, found the series dividing by a negative interval count there: a
+ * divide error in the tick.)  It keeps counting and sampling.
+ */
+TEST(freq_mode_reset)
+{
+	struct perf_event_attr attr;
+	struct timespec t0, t;
+	struct perf_map m;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.freq = 1;
+	attr.sample_freq = 1000;
+	attr.sample_type = PERF_SAMPLE_PERIOD;
+	fd = open_mapped(&attr, &m, 16);
+	ASSERT_GE(fd, 0);
+	for (int round = 0; round < 3; round++) {
+		/* faults across several ticks, so the tick adjusts the period */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			touch_pages(64);
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while ((t.tv_sec - t0.tv_sec) * 1000 +
+			 (t.tv_nsec - t0.tv_nsec) / 1000000 < 40);
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	}
+	touch_pages(64);
+	EXPECT_GE(read_count(fd), 64);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
  * Past perf_event_max_sample_rate per tick, THROTTLE; then UNTHROTTLE.
  * (On stock, software hook events throttle only on the second and later
  * samples of one hook call, so a clock shows it best.)
