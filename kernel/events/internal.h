@@ -417,7 +417,17 @@ void perf_sideband_account(struct perf_event *event);
 void perf_sideband_free(struct perf_event *event);
 void perf_sideband_exit(struct task_struct *task,
 			struct perf_event_context *ctx);
-void perf_sideband_switch(struct task_struct *other, bool out);
+void __perf_sideband_switch(struct task_struct *other, bool out);
+
+/* events that want PERF_RECORD_SWITCH*: the context switch hooks check */
+extern atomic_t perf_switch_events;
+
+static inline void perf_sideband_switch(struct task_struct *other, bool out)
+{
+	if (atomic_read(&perf_switch_events))
+		__perf_sideband_switch(other, out);
+}
+
 void perf_sideband_cgroup(struct cgroup *cgroup);
 
 /* cgroup.c: cgroup events; without CGROUP_PERF no event has a cgroup */

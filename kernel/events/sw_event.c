@@ -92,6 +92,18 @@ u64 perf_swevent_set_period(struct perf_event *event)
 EXPORT_SYMBOL_GPL(perf_swevent_set_period);
 
 /*
+ * The software paths leave their perf_sample_data uncleared (it is big and
+ * perf_prepare_sample() fills what a record uses), but an attached BPF
+ * program reads the address before that: it is set here, zero or not.
+ */
+static void sw_sample_init(struct perf_sample_data *data, u64 addr,
+			   u64 period)
+{
+	perf_sample_data_init(data, addr, period);
+	data->addr = addr;
+}
+
+/*
  * @nr more occurrences of a sampling software event: one sample a period.
  * An event that records PERF_SAMPLE_PERIOD at a fixed period samples every
  * hook call instead, with the occurrences of that call as its period, so
@@ -104,12 +116,12 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 			struct perf_raw_record *raw)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	bool throttle = false;
 
 	if ((event->attr.sample_type & PERF_SAMPLE_PERIOD) &&
 	    !event->attr.freq) {
-		perf_sample_data_init(&data, addr, nr);
+		sw_sample_init(&data, addr, nr);
 		if (raw)
 			perf_sample_save_raw_data(&data, event, raw);
 		if (perf_event_overflow_throttle(event, &data, regs, false))
@@ -120,7 +132,7 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 		return;
 	while (local64_read(&hwc->period_left) <= 0) {
 		hwc->last_period = hwc->sample_period;
-		perf_sample_data_init(&data, addr, hwc->last_period);
+		sw_sample_init(&data, addr, hwc->last_period);
 		if (raw)
 			perf_sample_save_raw_data(&data, event, raw);
 		local64_add(hwc->sample_period ?: 1, &hwc->period_left);
@@ -225,7 +237,7 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 						hw.hrtimer);
 	struct hw_perf_event *hwc = &event->hw;
 	struct pt_regs *regs = get_irq_regs();
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	int stop = 0;
 
 	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
@@ -233,7 +245,7 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 	sw_clock_update(event);
 	if (regs && !perf_swevent_excluded(event, regs)) {
 		hwc->last_period = hwc->sample_period;
-		perf_sample_data_init(&data, 0, hwc->last_period);
+		sw_sample_init(&data, 0, hwc->last_period);
 		stop = perf_event_overflow(event, &data, regs);
 	}
 	if (stop)
