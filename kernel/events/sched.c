@@ -240,7 +240,8 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 	list_add_tail(&event->active_list,
 		      pinned ? &epc->pinned_active : &epc->flexible_active);
 	cpc_account(event, 1);
-	perf_event_update_userpage(event);
+	if (READ_ONCE(event->rb))
+		perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -257,7 +258,9 @@ void perf_event_sched_out(struct perf_event *event)
 	WRITE_ONCE(event->oncpu, -1);
 	list_del_init(&event->active_list);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
-	perf_event_update_userpage(event);
+	/* only a mapped buffer has a user page */
+	if (READ_ONCE(event->rb))
+		perf_event_update_userpage(event);
 }
 
 /*

@@ -297,9 +297,40 @@ static void sw_clock_init(struct perf_event *event)
 	hwc->hrtimer.function = sw_clock_tick;
 }
 
+/*
+ * The events of each hook-fed id.  Its static key holds one reference
+ * while there are any, so that opening and closing the second and later
+ * events (inherited clones at every fork) leave the key and the CPU
+ * hotplug lock alone.  The key is turned on before the count leaves zero:
+ * an event that finds the count above zero finds the hook enabled.
+ */
+static atomic_t sw_users[PERF_COUNT_SW_MAX];
+static DEFINE_MUTEX(sw_users_lock);
+
+static void sw_users_get(u64 id)
+{
+	if (atomic_inc_not_zero(&sw_users[id]))
+		return;
+	mutex_lock(&sw_users_lock);
+	if (!atomic_read(&sw_users[id]))
+		static_key_slow_inc(&perf_swevent_enabled[id]);
+	atomic_inc(&sw_users[id]);
+	mutex_unlock(&sw_users_lock);
+}
+
+static void sw_users_put(u64 id)
+{
+	if (atomic_add_unless(&sw_users[id], -1, 1))
+		return;
+	mutex_lock(&sw_users_lock);
+	if (atomic_dec_and_test(&sw_users[id]))
+		static_key_slow_dec(&perf_swevent_enabled[id]);
+	mutex_unlock(&sw_users_lock);
+}
+
 static void sw_destroy(struct perf_event *event)
 {
-	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
+	sw_users_put(event->attr.config);
 }
 
 /* The software event @event names, its PMU found: take it on. */
@@ -313,7 +344,7 @@ static int sw_init(struct perf_event *event)
 	if (sw_is_clock(event)) {
 		sw_clock_init(event);
 	} else {
-		static_key_slow_inc(&perf_swevent_enabled[id]);
+		sw_users_get(id);
 		event->destroy = sw_destroy;
 	}
 	return 0;
