@@ -44,7 +44,10 @@
  *    that task's ctx->lock, under the scheduler's locks (tracepoint.c);
  *  - read of a live event IPIs the CPU it is active on.
  * A context is "live" on a CPU when it is scheduled there (ctx->is_active);
- * only that CPU may call the PMU for its events, with ctx->lock held.
+ * only that CPU may call the PMU for its events, with ctx->lock held.  A
+ * task context without events does not go live at a context switch; the
+ * perf_ctx_call() that adds an event to it while its task runs makes it
+ * live on the task's CPU.
  * A context that is not live can be edited from anywhere under ctx->lock.
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
