@@ -123,11 +123,33 @@ static void report(const char *name, double ns)
 	fflush(stdout);
 }
 
+/*
+ * PERFBENCH_ONLY="a,b" (an argument of the guest's kernel command line,
+ * which reaches /init's environment) runs only the figures named.
+ */
+static int wanted(const char *name)
+{
+	const char *only = getenv("PERFBENCH_ONLY");
+	size_t len = strlen(name);
+
+	if (!only || !*only)
+		return 1;
+	for (const char *p = only; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return 1;
+	}
+	return 0;
+}
+
 /* A figure: the median over REPS of @fn(@arg), which returns ns per op. */
 static void figure(const char *name, double (*fn)(long), long arg)
 {
 	double v[REPS];
 
+	if (!wanted(name))
+		return;
 	for (int r = 0; r < REPS; r++)
 		v[r] = fn(arg);
 	report(name, median(v, REPS));
@@ -388,6 +410,88 @@ static double mux(long k)
 	return (double)(over - fit) / (fit / 1e6);
 }
 
+#ifdef __aarch64__
+/* PMEVCNTR<n>_EL0 or PMCCNTR_EL0 (n == 31), read at EL0 */
+static uint64_t read_pmu_counter(unsigned int n)
+{
+	uint64_t v = 0;
+
+	switch (n) {
+	case 0:
+		__asm__ __volatile__("mrs %0, pmevcntr0_el0" : "=r"(v));
+		break;
+	case 1:
+		__asm__ __volatile__("mrs %0, pmevcntr1_el0" : "=r"(v));
+		break;
+	case 2:
+		__asm__ __volatile__("mrs %0, pmevcntr2_el0" : "=r"(v));
+		break;
+	case 3:
+		__asm__ __volatile__("mrs %0, pmevcntr3_el0" : "=r"(v));
+		break;
+	case 4:
+		__asm__ __volatile__("mrs %0, pmevcntr4_el0" : "=r"(v));
+		break;
+	case 5:
+		__asm__ __volatile__("mrs %0, pmevcntr5_el0" : "=r"(v));
+		break;
+	case 31:
+		__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	}
+	return v;
+}
+
+/*
+ * A self-monitoring read of a hardware counter through the user page
+ * (attr.config1 bit 1, with kernel.perf_user_access = 1): the page's
+ * sequence count around index, offset and the counter itself.
+ */
+static double userpage_read(long n)
+{
+	struct perf_event_mmap_page *pc;
+	struct perf_event_attr a;
+	uint64_t t0;
+	int fd;
+
+	hw_attr(&a);
+	a.config1 = 0x2;
+	a.exclude_kernel = 1;
+	fd = perf_open(&a, 0, -1, -1);
+	if (fd < 0)
+		return 0;
+	pc = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED)
+		exit(1);
+	t0 = now();
+	for (long i = 0; i < n; i++) {
+		uint32_t seq, idx, width;
+		uint64_t count, cnt;
+
+		do {
+			seq = __atomic_load_n(&pc->lock, __ATOMIC_ACQUIRE);
+			idx = pc->index;
+			count = pc->offset;
+			if (pc->cap_user_rdpmc && idx) {
+				width = pc->pmc_width;
+				cnt = read_pmu_counter(idx - 1);
+				if (width < 64) {
+					cnt <<= 64 - width;
+					cnt >>= 64 - width;
+				}
+				count += cnt;
+			}
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		} while (__atomic_load_n(&pc->lock, __ATOMIC_RELAXED) != seq);
+		spin_sink += count;
+	}
+	t0 = now() - t0;
+	munmap(pc, page_size);
+	close(fd);
+	return (double)t0 / n;
+}
+#endif
+
 /* fork + exit + wait of a child while the caller has @k inherited events */
 static double inherit_fork(long k)
 {
@@ -469,6 +573,10 @@ int main(void)
 	if (have_hw()) {
 		figure("ctxsw_hw_4", ctxsw, -4);
 		figure("mux_hw_4_per_ms", mux, 4);
+#ifdef __aarch64__
+		if (!system("echo 1 > /proc/sys/kernel/perf_user_access"))
+			figure("userpage_read_hw", userpage_read, 2000);
+#endif
 	}
 	printf("perfbench done\n");
 	return 0;

@@ -857,7 +857,9 @@ static void exit_ctx_fn(struct perf_event_context *ctx,
 		if (live)
 			perf_event_sched_out(event);
 		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
-		perf_event_wakeup_exit(event);
+		/* an inherited clone has no file: nobody polls it */
+		if (!event->parent)
+			perf_event_wakeup_exit(event);
 	}
 }
 
@@ -892,8 +894,10 @@ static struct perf_event_context *task_ctx_detach(struct task_struct *task)
 	raw_spin_unlock(&ctx->lock);
 	local_irq_enable();
 	/* pollers learn of the exit outside the raw lock */
-	list_for_each_entry(event, &ctx->event_list, event_entry)
-		wake_up_all(&event->waitq);
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (!event->parent)
+			wake_up_all(&event->waitq);
+	}
 	mutex_unlock(&ctx->mutex);
 	mutex_unlock(&task->perf_event_mutex);
 	put_task_struct(task);		/* the context's reference */

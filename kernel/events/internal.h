@@ -44,7 +44,10 @@
  *    that task's ctx->lock, under the scheduler's locks (tracepoint.c);
  *  - read of a live event IPIs the CPU it is active on.
  * A context is "live" on a CPU when it is scheduled there (ctx->is_active);
- * only that CPU may call the PMU for its events, with ctx->lock held.
+ * only that CPU may call the PMU for its events, with ctx->lock held.  A
+ * task context without events does not go live at a context switch; the
+ * perf_ctx_call() that adds an event to it while its task runs makes it
+ * live on the task's CPU.
  * A context that is not live can be edited from anywhere under ctx->lock.
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
@@ -417,7 +420,17 @@ void perf_sideband_account(struct perf_event *event);
 void perf_sideband_free(struct perf_event *event);
 void perf_sideband_exit(struct task_struct *task,
 			struct perf_event_context *ctx);
-void perf_sideband_switch(struct task_struct *other, bool out);
+void __perf_sideband_switch(struct task_struct *other, bool out);
+
+/* events that want PERF_RECORD_SWITCH*: the context switch hooks check */
+extern atomic_t perf_switch_events;
+
+static inline void perf_sideband_switch(struct task_struct *other, bool out)
+{
+	if (atomic_read(&perf_switch_events))
+		__perf_sideband_switch(other, out);
+}
+
 void perf_sideband_cgroup(struct cgroup *cgroup);
 
 /* cgroup.c: cgroup events; without CGROUP_PERF no event has a cgroup */

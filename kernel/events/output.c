@@ -461,8 +461,9 @@ static int sample_output(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs,
 			 bool backward)
 {
-	struct perf_output_handle handle;
-	struct perf_event_header header;
+	/* both are filled before use: not cleared, on this hot path */
+	struct perf_output_handle handle __uninitialized;
+	struct perf_event_header header __uninitialized;
 	unsigned long flags;
 	int ret;
 

@@ -457,6 +457,12 @@ struct pmu *perf_pmu_find(struct perf_event *event)
 	int idx, ret;
 
 	idx = srcu_read_lock(&pmus_srcu);
+	/* a clone goes to the PMU that accepted its parent */
+	if (event->parent) {
+		pmu = event->parent->pmu;
+		ret = pmu_try_init(pmu, event);
+		goto out;
+	}
 	/* generic hardware events may name their PMU in config's top half */
 	if ((type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) &&
 	    event->attr.config >> PERF_PMU_TYPE_SHIFT) {
@@ -492,6 +498,22 @@ out:
 	return ret ? ERR_PTR(ret) : pmu;
 }
 
+/* @pmu's context in the task context @ctx, referenced, or NULL. */
+static struct perf_event_pmu_context *
+pmu_ctx_lookup(struct pmu *pmu, struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+
+	lockdep_assert_held(&ctx->lock);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->pmu == pmu) {
+			atomic_inc(&epc->refcount);
+			return epc;
+		}
+	}
+	return NULL;
+}
+
 /*
  * The (context, PMU) pair's context with a reference, created for a task
  * context on first use; a CPU context uses the PMU's per-CPU one.
@@ -511,17 +533,21 @@ perf_pmu_ctx_get(struct pmu *pmu, struct perf_event_context *ctx, int cpu)
 		return epc;
 	}
 
+	/* most events of a task context find their PMU's there already */
+	raw_spin_lock_irq(&ctx->lock);
+	epc = pmu_ctx_lookup(pmu, ctx);
+	raw_spin_unlock_irq(&ctx->lock);
+	if (epc)
+		return epc;
 	new = kzalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
 	raw_spin_lock_irq(&ctx->lock);
-	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (epc->pmu == pmu) {
-			atomic_inc(&epc->refcount);
-			raw_spin_unlock_irq(&ctx->lock);
-			kfree(new);
-			return epc;
-		}
+	epc = pmu_ctx_lookup(pmu, ctx);
+	if (epc) {
+		raw_spin_unlock_irq(&ctx->lock);
+		kfree(new);
+		return epc;
 	}
 	new->pmu = pmu;
 	new->ctx = ctx;

@@ -244,7 +244,8 @@ static ssize_t read_direct(struct perf_event *event, char __user *buf,
 			   size_t count)
 {
 	u64 format = event->attr.read_format;
-	u64 values[READ_DIRECT_WORDS], *p = values;
+	/* only the bytes written are copied out: no need to clear it */
+	u64 values[READ_DIRECT_WORDS] __uninitialized, *p = values;
 	struct perf_event *leader, *sibling;
 	struct perf_event_context *ctx;
 	ssize_t size;

@@ -279,6 +279,23 @@ unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
 unsigned int perf_output_copy(struct perf_output_handle *handle,
 			      const void *buf, unsigned int len)
 {
+	struct perf_buffer *rb = handle->rb;
+	unsigned long off = handle->head & (rb->size - 1);
+	void *dst = rb->data + off;
+
+	/*
+	 * Most copies are one u64 of a record (perf_output_put()) and fall
+	 * short of the end of the data area: a plain store.
+	 */
+	if (likely(len <= handle->size && off + len <= rb->size)) {
+		if (len == sizeof(u64))
+			memcpy(dst, buf, sizeof(u64));
+		else
+			memcpy(dst, buf, len);
+		handle->head += len;
+		handle->size -= len;
+		return 0;
+	}
 	return perf_output_copy_fn(handle, copy_plain, buf, len);
 }
 EXPORT_SYMBOL_GPL(perf_output_copy);

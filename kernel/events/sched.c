@@ -50,14 +50,12 @@ void perf_sched_events_put(void)
 	schedule_delayed_work(&perf_sched_events_work, HZ);
 }
 
-void perf_ctx_update_time(struct perf_event_context *ctx)
+/* Bring a live context's clock to @now, a perf_clock() reading. */
+static void ctx_time_to(struct perf_event_context *ctx, u64 now)
 {
-	u64 now;
-
 	lockdep_assert_held(&ctx->lock);
 	if (!ctx->is_active)
 		return;
-	now = perf_clock();
 	ctx->time += now - ctx->timestamp;
 	ctx->timestamp = now;
 	/* a CPU context's cgroup clocks move with it */
@@ -65,6 +63,27 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
 		perf_cgroup_update_clocks(container_of(ctx,
 						       struct perf_cpu_context,
 						       ctx), now);
+}
+
+void perf_ctx_update_time(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->is_active)
+		ctx_time_to(ctx, perf_clock());
+}
+
+/*
+ * The CPU context and the live task context (if any) move to the same
+ * instant: one clock reading for both.
+ */
+static void ctx_pair_update_time(struct perf_cpu_context *cpuctx,
+				 struct perf_event_context *tctx)
+{
+	u64 now = perf_clock();
+
+	ctx_time_to(&cpuctx->ctx, now);
+	if (tctx)
+		ctx_time_to(tctx, now);
 }
 
 /*
@@ -221,7 +240,8 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 	list_add_tail(&event->active_list,
 		      pinned ? &epc->pinned_active : &epc->flexible_active);
 	cpc_account(event, 1);
-	perf_event_update_userpage(event);
+	if (READ_ONCE(event->rb))
+		perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -238,7 +258,9 @@ void perf_event_sched_out(struct perf_event *event)
 	WRITE_ONCE(event->oncpu, -1);
 	list_del_init(&event->active_list);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
-	perf_event_update_userpage(event);
+	/* only a mapped buffer has a user page */
+	if (READ_ONCE(event->rb))
+		perf_event_update_userpage(event);
 }
 
 /*
@@ -358,7 +380,7 @@ static void ctx_pmus_disable(struct perf_event_context *ctx, bool disable)
 static void ctx_groups_in(struct perf_event_context *ctx, int which)
 {
 	lockdep_assert_held(&ctx->lock);
-	if (!ctx->is_active)
+	if (!ctx->is_active || !ctx->nr_events)
 		return;
 	ctx_pmus_disable(ctx, true);
 	if (which & PERF_GROUPS_PINNED)
@@ -391,7 +413,7 @@ static void ctx_groups_out(struct perf_event_context *ctx, int which)
 	struct perf_event_pmu_context *epc;
 
 	lockdep_assert_held(&ctx->lock);
-	if (!ctx->is_active)
+	if (!ctx->is_active || !ctx->nr_events)
 		return;
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		perf_pmu_disable(epc->pmu);
@@ -491,7 +513,8 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 		cpuctx->task_ctx = NULL;
 		raw_spin_unlock(&ctx->lock);
 	}
-	perf_cgroup_sched(next);
+	if (perf_ctx_nr_cgroups(&cpuctx->ctx))
+		perf_cgroup_sched(next);
 }
 
 #ifdef CONFIG_CGROUP_PERF
@@ -517,9 +540,7 @@ void perf_cgroup_sched(struct task_struct *task)
 	tctx = cpuctx->task_ctx;
 	if (tctx)
 		raw_spin_lock_nested(&tctx->lock, SINGLE_DEPTH_NESTING);
-	perf_ctx_update_time(&cpuctx->ctx);
-	if (tctx)
-		perf_ctx_update_time(tctx);
+	ctx_pair_update_time(cpuctx, tctx);
 	/* the other pinned groups stay; resched moves every flexible one */
 	ctx_groups_out(&cpuctx->ctx, PERF_GROUPS_PINNED | PERF_GROUPS_CGROUP);
 	perf_cgroup_set(cpuctx, cgrp);
@@ -536,14 +557,28 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx = READ_ONCE(task->perf_event_ctxp);
+	bool empty;
 
 	if (ctx) {
-		raw_spin_lock(&cpuctx->ctx.lock);
-		raw_spin_lock_nested(&ctx->lock, SINGLE_DEPTH_NESTING);
-		if (READ_ONCE(task->perf_event_ctxp) == ctx)
-			task_ctx_sched_in(cpuctx, ctx);
+		/*
+		 * A context without events stays off the CPU: there is
+		 * nothing in it to schedule.  An event added to it while the
+		 * task runs reaches this CPU through perf_ctx_call(), where
+		 * the context goes live (ctx_call_here()).  The lock orders
+		 * the check against an addition from another CPU: one that
+		 * takes the lock after us sees the task running here.
+		 */
+		raw_spin_lock(&ctx->lock);
+		empty = !ctx->nr_events;
 		raw_spin_unlock(&ctx->lock);
-		raw_spin_unlock(&cpuctx->ctx.lock);
+		if (!empty) {
+			raw_spin_lock(&cpuctx->ctx.lock);
+			raw_spin_lock_nested(&ctx->lock, SINGLE_DEPTH_NESTING);
+			if (READ_ONCE(task->perf_event_ctxp) == ctx)
+				task_ctx_sched_in(cpuctx, ctx);
+			raw_spin_unlock(&ctx->lock);
+			raw_spin_unlock(&cpuctx->ctx.lock);
+		}
 	}
 	perf_sideband_switch(prev, false);
 }
@@ -632,9 +667,8 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 	task_ctx = cpuctx->task_ctx;
 	if (task_ctx)
 		raw_spin_lock_nested(&task_ctx->lock, SINGLE_DEPTH_NESTING);
-	perf_ctx_update_time(&cpuctx->ctx);
+	ctx_pair_update_time(cpuctx, task_ctx);
 	if (task_ctx) {
-		perf_ctx_update_time(task_ctx);
 		pmu_flexible_out(task_ctx, pmu);
 		pmu_flexible_rotate(task_ctx, pmu);
 	}
@@ -715,9 +749,7 @@ static void ctx_call_here(void *info)
 		task_ctx_sched_in(cpuctx, ctx);
 	if (ctx_live_here(ctx)) {
 		/* one clock reading for the whole operation, both contexts */
-		perf_ctx_update_time(&cpuctx->ctx);
-		if (tctx)
-			perf_ctx_update_time(tctx);
+		ctx_pair_update_time(cpuctx, tctx);
 		call->fn(ctx, call->event, call->arg, true);
 		call->done = true;
 	}

@@ -35,7 +35,7 @@
 #include "internal.h"
 
 static atomic_t perf_sb_events;
-static atomic_t perf_switch_events;
+atomic_t perf_switch_events;
 static atomic_t perf_build_id_events;
 static atomic_t perf_ns_events;
 
@@ -519,12 +519,10 @@ static void switch_emit(struct perf_event *event, void *rec)
  * From the scheduler, IRQs off: current is switching out to @other
  * (@out), or has just switched in from it.
  */
-void perf_sideband_switch(struct task_struct *other, bool out)
+void __perf_sideband_switch(struct task_struct *other, bool out)
 {
 	struct sb_switch sw = { .other = other };
 
-	if (!atomic_read(&perf_switch_events))
-		return;
 	if (out) {
 		sw.misc = PERF_RECORD_MISC_SWITCH_OUT;
 		if (task_is_running(current))

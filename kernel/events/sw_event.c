@@ -92,6 +92,18 @@ u64 perf_swevent_set_period(struct perf_event *event)
 EXPORT_SYMBOL_GPL(perf_swevent_set_period);
 
 /*
+ * The software paths leave their perf_sample_data uncleared (it is big and
+ * perf_prepare_sample() fills what a record uses), but an attached BPF
+ * program reads the address before that: it is set here, zero or not.
+ */
+static void sw_sample_init(struct perf_sample_data *data, u64 addr,
+			   u64 period)
+{
+	perf_sample_data_init(data, addr, period);
+	data->addr = addr;
+}
+
+/*
  * @nr more occurrences of a sampling software event: one sample a period.
  * An event that records PERF_SAMPLE_PERIOD at a fixed period samples every
  * hook call instead, with the occurrences of that call as its period, so
@@ -104,12 +116,12 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 			struct perf_raw_record *raw)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	bool throttle = false;
 
 	if ((event->attr.sample_type & PERF_SAMPLE_PERIOD) &&
 	    !event->attr.freq) {
-		perf_sample_data_init(&data, addr, nr);
+		sw_sample_init(&data, addr, nr);
 		if (raw)
 			perf_sample_save_raw_data(&data, event, raw);
 		if (perf_event_overflow_throttle(event, &data, regs, false))
@@ -120,7 +132,7 @@ static void sw_overflow(struct perf_event *event, u64 nr,
 		return;
 	while (local64_read(&hwc->period_left) <= 0) {
 		hwc->last_period = hwc->sample_period;
-		perf_sample_data_init(&data, addr, hwc->last_period);
+		sw_sample_init(&data, addr, hwc->last_period);
 		if (raw)
 			perf_sample_save_raw_data(&data, event, raw);
 		local64_add(hwc->sample_period ?: 1, &hwc->period_left);
@@ -225,7 +237,7 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 						hw.hrtimer);
 	struct hw_perf_event *hwc = &event->hw;
 	struct pt_regs *regs = get_irq_regs();
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	int stop = 0;
 
 	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
@@ -233,7 +245,7 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 	sw_clock_update(event);
 	if (regs && !perf_swevent_excluded(event, regs)) {
 		hwc->last_period = hwc->sample_period;
-		perf_sample_data_init(&data, 0, hwc->last_period);
+		sw_sample_init(&data, 0, hwc->last_period);
 		stop = perf_event_overflow(event, &data, regs);
 	}
 	if (stop)
@@ -285,9 +297,40 @@ static void sw_clock_init(struct perf_event *event)
 	hwc->hrtimer.function = sw_clock_tick;
 }
 
+/*
+ * The events of each hook-fed id.  Its static key holds one reference
+ * while there are any, so that opening and closing the second and later
+ * events (inherited clones at every fork) leave the key and the CPU
+ * hotplug lock alone.  The key is turned on before the count leaves zero:
+ * an event that finds the count above zero finds the hook enabled.
+ */
+static atomic_t sw_users[PERF_COUNT_SW_MAX];
+static DEFINE_MUTEX(sw_users_lock);
+
+static void sw_users_get(u64 id)
+{
+	if (atomic_inc_not_zero(&sw_users[id]))
+		return;
+	mutex_lock(&sw_users_lock);
+	if (!atomic_read(&sw_users[id]))
+		static_key_slow_inc(&perf_swevent_enabled[id]);
+	atomic_inc(&sw_users[id]);
+	mutex_unlock(&sw_users_lock);
+}
+
+static void sw_users_put(u64 id)
+{
+	if (atomic_add_unless(&sw_users[id], -1, 1))
+		return;
+	mutex_lock(&sw_users_lock);
+	if (atomic_dec_and_test(&sw_users[id]))
+		static_key_slow_dec(&perf_swevent_enabled[id]);
+	mutex_unlock(&sw_users_lock);
+}
+
 static void sw_destroy(struct perf_event *event)
 {
-	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
+	sw_users_put(event->attr.config);
 }
 
 /* The software event @event names, its PMU found: take it on. */
@@ -301,7 +344,7 @@ static int sw_init(struct perf_event *event)
 	if (sw_is_clock(event)) {
 		sw_clock_init(event);
 	} else {
-		static_key_slow_inc(&perf_swevent_enabled[id]);
+		sw_users_get(id);
 		event->destroy = sw_destroy;
 	}
 	return 0;
