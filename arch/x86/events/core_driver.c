@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/syscore_ops.h>
 #include <asm/apic.h>
+/* register_nmi_handler(): <linux/nmi.h> has it only for arch watchdogs */
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
 

@@ -19,11 +19,11 @@
  */
 #include <linux/device.h>
 #include <linux/jump_label.h>
+#include <linux/mmu_context.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
-#include <asm/mmu_context.h>
 #include <asm/perf_event.h>
 
 #include "core_pmu.h"

@@ -624,7 +624,7 @@ static void ignore(int sig)
  */
 static void on_trap(int sig, siginfo_t *info, void *ctx)
 {
-	static volatile sig_atomic_t traps;
+	static unsigned long traps;	/* this handler's alone */
 
 #ifdef __x86_64__
 	((ucontext_t *)ctx)->uc_mcontext.gregs[REG_EFL] |= 0x10000;	/* RF */
@@ -635,6 +635,11 @@ static void on_trap(int sig, siginfo_t *info, void *ctx)
 	if (traps > 1 << 20)
 		_exit(0);
 }
+
+static const struct sigaction trap_action = {
+	.sa_sigaction	= on_trap,
+	.sa_flags	= SA_SIGINFO,
+};
 
 int main(int argc, char **argv)
 {
@@ -676,8 +681,7 @@ int main(int argc, char **argv)
 	cfg.ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	find_types();
 	find_tracepoints();
-	sigaction(SIGTRAP, &(struct sigaction){ .sa_sigaction = on_trap,
-						.sa_flags = SA_SIGINFO }, NULL);
+	sigaction(SIGTRAP, &trap_action, NULL);
 	signal(SIGIO, ignore);
 	signal(SIGUSR1, ignore);
 	signal(SIGPIPE, SIG_IGN);
