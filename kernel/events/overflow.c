@@ -207,11 +207,19 @@ void perf_event_disable_inatomic(struct perf_event *event)
 	irq_work_queue(&event->pending_irq);
 }
 
-/* irq_work of an event: what its overflow could not do in place. */
+/*
+ * irq_work of an event: what its overflow could not do in place.  It runs
+ * as a software event handler would, under the recursion guard, so the
+ * software events it hits go uncounted, as on stock: else the SIGIO of a
+ * wakeup, hitting a sampled signal:signal_generate event, would queue the
+ * next wakeup, and two such events would feed each other for ever
+ * (kselftest tracepoint, sigio_feedback).
+ */
 static void pending_irq(struct irq_work *work)
 {
 	struct perf_event *event = container_of(work, struct perf_event,
 						pending_irq);
+	int rctx = perf_swevent_get_recursion_context();
 
 	if (event->pending_disable) {
 		event->pending_disable = 0;
@@ -221,6 +229,8 @@ static void pending_irq(struct irq_work *work)
 		event->pending_wakeup = 0;
 		perf_event_wakeup(event);
 	}
+	if (rctx >= 0)
+		perf_swevent_put_recursion_context(rctx);
 }
 
 /* task_work of an event: SIGTRAP to the task whose event overflowed. */

@@ -637,6 +637,68 @@ TEST_F(tp, other_task)
 	sched_setaffinity(0, sizeof(saved), &saved);
 }
 
+static void on_sigio(int sig)
+{
+}
+
+/*
+ * Sampled signal:signal_generate events whose fds send SIGIO on wakeup:
+ * the SIGIO is itself a generated signal, so every wakeup could feed the
+ * next sample, of the same event or of the other.  One SIGURG must end in
+ * one hit of each, not in a loop in interrupt context.
+ */
+TEST_F(tp, sigio_feedback)
+{
+	long id = trace_event_id("signal/signal_generate");
+	struct sigaction sa = { .sa_handler = on_sigio }, old;
+	uint64_t buf[REC_MAX / 8];
+	struct perf_event_attr attr;
+	struct perf_map m[2];
+	int fd[2], n[2];
+	int64_t count[2];
+
+	if (id < 0)
+		SKIP(return, "no signal:signal_generate trace event");
+	ASSERT_EQ(0, sigaction(SIGIO, &sa, &old));
+	tp_attr(&attr, id);
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.disabled = 1;
+	for (int i = 0; i < 2; i++) {
+		fd[i] = tp_open(&attr, 0, -1);
+		ASSERT_GE(fd[i], 0);
+		ASSERT_EQ(0, perf_map_open(&m[i], fd[i], 8,
+					   PROT_READ | PROT_WRITE));
+		ASSERT_EQ(0, fcntl(fd[i], F_SETOWN, getpid()));
+		ASSERT_EQ(0, fcntl(fd[i], F_SETFL,
+				   fcntl(fd[i], F_GETFL) | O_ASYNC));
+	}
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0));
+	kill(getpid(), SIGURG);
+	usleep(50000);
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0));
+	for (int i = 0; i < 2; i++) {
+		count[i] = read_count(fd[i]);
+		n[i] = 0;
+		while (perf_map_next_type(&m[i], buf, sizeof(buf),
+					  PERF_RECORD_SAMPLE))
+			n[i]++;
+		perf_map_close(&m[i]);
+		close(fd[i]);
+	}
+	TH_LOG("hits %lld and %lld, samples %d and %d", (long long)count[0],
+	       (long long)count[1], n[0], n[1]);
+	/* the SIGIOs are sent by the wakeups, where hits go uncounted */
+	EXPECT_EQ(1, count[0]);
+	EXPECT_EQ(1, count[1]);
+	EXPECT_EQ(1, n[0]);
+	EXPECT_EQ(1, n[1]);
+	sigaction(SIGIO, &old, NULL);
+}
+
 /*
  * Raw records are for the privileged (perf_event_paranoid -1 or
  * CAP_PERFMON): -EPERM, checked before the -EACCES of a CPU event, after
