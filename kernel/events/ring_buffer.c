@@ -67,11 +67,23 @@ void perf_rb_put(struct perf_buffer *rb)
 		call_rcu(&rb->rcu_head, rb_free_rcu);
 }
 
-/* Make @rb the output of @event, taking a reference; mmap_mutex held. */
+/*
+ * Make @rb the output of @event, taking a reference; mmap_mutex held, may
+ * sleep.  When @event left another buffer's list since the last grace
+ * period, a wakeup may still be walking that list through @event's entry:
+ * linked into @rb's list now, the entry would lead that walker away from
+ * its own list's head, round @rb's list for ever (SET_OUTPUT racing the
+ * munmap() of the target's buffer).  So the entry waits out that grace
+ * period before it is reused.
+ */
 void perf_rb_attach(struct perf_event *event, struct perf_buffer *rb)
 {
 	unsigned long flags;
 
+	if (event->rcu_pending) {
+		cond_synchronize_rcu(event->rcu_batches);
+		event->rcu_pending = 0;
+	}
 	refcount_inc(&rb->refcount);
 	spin_lock_irqsave(&rb->event_lock, flags);
 	list_add_rcu(&event->rb_entry, &rb->event_list);
@@ -91,6 +103,9 @@ void perf_rb_detach(struct perf_event *event)
 	spin_lock_irqsave(&rb->event_lock, flags);
 	list_del_rcu(&event->rb_entry);
 	spin_unlock_irqrestore(&rb->event_lock, flags);
+	/* the grace period the entry waits for before perf_rb_attach() */
+	event->rcu_batches = get_state_synchronize_rcu();
+	event->rcu_pending = 1;
 	RCU_INIT_POINTER(event->rb, NULL);
 	/* a waiter on the event must see that the buffer is gone */
 	wake_up_all(&event->waitq);
