@@ -178,8 +178,8 @@ static void release_items(struct inherit_item *items, int nr)
 
 /*
  * fork: give @child a context of its own with a clone of every inheritable
- * group of the parent task.  On failure the caller frees what was made
- * with perf_event_free_task().
+ * group of the parent task.  On failure nothing is left: copy_process()
+ * calls perf_event_free_task() only when a later step fails.
  */
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
@@ -204,6 +204,8 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	}
 	ret = inherit_items(items, nr, ctx, child);
 	perf_ctx_put(ctx);		/* the child task keeps its own */
+	if (ret)
+		perf_event_free_task(child);	/* the clones made so far */
 out:
 	release_items(items, nr);
 	return ret;
