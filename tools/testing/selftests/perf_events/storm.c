@@ -16,14 +16,30 @@
  * storm.sh); workers and children that overstay end by SIGALRM.  A
  * worker's sequence replays from (seed, worker): with -v it prints every
  * call before making it, so the last lines before a splat
- * name the call; -w W -n N replays worker W alone for N calls.
+ * name the call; -w W -n N replays worker W alone for N calls.  A forked
+ * child numbers its calls under its fork: w0.50.3 is the third call of
+ * the child that call 50 of worker 0 forked.
  *
- * Usage: storm [-s seed] [-t seconds] [-p workers] [-w worker] [-n calls] [-v]
+ * -k LIST skips the worker's calls of LIST (like 3,17-40,102 or 90-): a
+ * skipped call still makes its random draws, so the calls that follow
+ * are drawn as before, but not its system calls.  A skipped close,
+ * munmap or tidy leaves its event or ring to the worker's exit, forgotten
+ * as a made one is.  -o LIST names the calls whose open or mmap succeeded
+ * in the run being minimized (-v prints "= fd" and "= ring"): such a
+ * call, skipped or failing now, leaves a stand-in (an fd or a ring that
+ * is not there) in its slot, so that later calls find the slots as that
+ * run had them.  bench/storm-minimize.sh uses both to shrink a failing
+ * run to a short reproducer.
+ *
+ * Usage: storm [-s seed] [-t seconds] [-p workers] [-w worker] [-n calls]
+ *	  [-k skip] [-o ok] [-v]
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -57,6 +73,15 @@
  */
 #define CHILD_SECONDS	30
 #define WORKER_GRACE	60
+#define MAX_RANGES	1024
+/* the fd of a stand-in slot (-o): no such file */
+#define NO_FD		INT_MAX
+
+/* call numbers, as -k and -o take them: 3,17-40,102,90- */
+struct list {
+	unsigned long lo[MAX_RANGES], hi[MAX_RANGES];
+	unsigned int n;
+};
 
 struct slot {
 	int fd;
@@ -72,12 +97,14 @@ static struct {
 	int verbose;
 	unsigned long long seed;
 	int worker;
+	struct list skip, ok;
 } cfg;
 
 static __thread uint64_t rng;
 static struct slot slots[MAX_FDS];
 static long watched[4];		/* breakpoints watch it */
 static unsigned long calls, opened, mapped;
+static char tag[128];		/* w0, or w0.50 in the child of call 50 */
 
 /* xorshift64*: the whole storm is a function of its seed */
 static uint64_t rnd(void)
@@ -98,15 +125,73 @@ static int chance(unsigned int percent)
 	return below(100) < percent;
 }
 
-static void say(const char *fmt, ...)
+static int parse_list(struct list *l, char *s)
 {
+	for (char *t = strtok(s, ","); t; t = strtok(NULL, ",")) {
+		unsigned long lo, hi;
+		char *end;
+
+		if (!isdigit(*t) || l->n == MAX_RANGES)
+			return -1;
+		lo = strtoul(t, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			t = end + 1;
+			hi = ULONG_MAX;		/* 90-: to the end */
+			end = t;
+			if (*t)
+				hi = strtoul(t, &end, 10);
+		}
+		if (*end || hi < lo)
+			return -1;
+		l->lo[l->n] = lo;
+		l->hi[l->n++] = hi;
+	}
+	return 0;
+}
+
+static int listed(const struct list *l, unsigned long call)
+{
+	for (unsigned int i = 0; i < l->n; i++)
+		if (call >= l->lo[i] && call <= l->hi[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * With -v, print the call about to be made; return whether to make it
+ * (no, for a call of -k).  The caller has made its random draws already.
+ */
+static int say(const char *fmt, ...)
+{
+	int skip = listed(&cfg.skip, calls);
+	va_list ap;
+
+	if (!cfg.verbose)
+		return !skip;
+	va_start(ap, fmt);
+	printf("%s.%lu %s", tag, calls, skip ? "[skipped] " : "");
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
+	va_end(ap);
+	return !skip;
+}
+
+/* with -v, how a made open or mmap went: "= fd 5", "= ring", the error */
+static void said(int ok, const char *fmt, ...)
+{
+	int err = errno;
 	va_list ap;
 
 	if (!cfg.verbose)
 		return;
 	va_start(ap, fmt);
-	printf("w%d.%lu ", cfg.worker, calls);
-	vprintf(fmt, ap);
+	printf("%s.%lu = ", tag, calls);
+	if (ok)
+		vprintf(fmt, ap);
+	else
+		fputs(strerror(err), stdout);
 	putchar('\n');
 	fflush(stdout);
 	va_end(ap);
@@ -322,37 +407,43 @@ static void do_open(void)
 		flags |= PERF_FLAG_FD_OUTPUT;
 	if (chance(5))
 		flags |= PERF_FLAG_FD_NO_GROUP;
-	say("open type %u config %#llx st %#llx rf %#llx flags %#llx pid %d cpu %d group %d",
-	    a.type, (unsigned long long)a.config,
-	    (unsigned long long)a.sample_type,
-	    (unsigned long long)a.read_format,
-	    (unsigned long long)*((uint64_t *)&a + 5), pid, cpu, group);
-	s->fd = perf_open(&a, pid, cpu, group, flags);
+	if (say("open type %u config %#llx st %#llx rf %#llx flags %#llx pid %d cpu %d group %d",
+		a.type, (unsigned long long)a.config,
+		(unsigned long long)a.sample_type,
+		(unsigned long long)a.read_format,
+		(unsigned long long)*((uint64_t *)&a + 5), pid, cpu, group)) {
+		s->fd = perf_open(&a, pid, cpu, group, flags);
+		said(s->fd >= 0, "fd %d", s->fd);
+	}
 	opened += s->fd >= 0;
+	if (s->fd < 0 && listed(&cfg.ok, calls))
+		s->fd = NO_FD;
 }
 
-static void unmap(struct slot *s, int partial)
+/* a skipped unmap (!made) leaves the ring mapped, forgotten all the same */
+static void unmap(struct slot *s, int partial, int made)
 {
-	if (!s->ring)
-		return;
-	if (partial && s->ring_len > 4096) {
-		say("munmap part of %d", s->fd);
-		munmap((char *)s->ring + 4096, 4096);
+	if (s->ring && made) {
+		if (partial && s->ring_len > 4096)
+			munmap((char *)s->ring + 4096, 4096);
+		munmap(s->ring, s->ring_len);
 	}
-	munmap(s->ring, s->ring_len);
 	s->ring = NULL;
 }
 
 static void do_close(void)
 {
 	struct slot *s = any_slot();
+	int made, with_ring;
 
 	if (!s)
 		return;
-	say("close %d", s->fd);
-	if (chance(50))
-		unmap(s, 0);
-	close(s->fd);
+	with_ring = chance(50);
+	made = say("close %d%s", s->fd, with_ring ? " and unmap its ring" : "");
+	if (with_ring)
+		unmap(s, 0, made);
+	if (made)
+		close(s->fd);
 	s->fd = -1;
 	/* a ring left mapped outlives its event */
 }
@@ -371,31 +462,42 @@ static void do_ioctl(void)
 	struct perf_event_attr a;
 	int fd = any_fd();
 	uint64_t arg = below(3) == 0 ? rnd() : below(4);
+	const char *filter;
+	int made, out;
 
 	if (fd < 0)
 		return;
-	say("ioctl %d %#lx", fd, cmd);
+	made = say("ioctl %d %#lx", fd, cmd);
 	switch (cmd) {
 	case PERF_EVENT_IOC_PERIOD:
 	case PERF_EVENT_IOC_ID:
-		ioctl(fd, cmd, &arg);
+		if (made)
+			ioctl(fd, cmd, &arg);
 		break;
 	case PERF_EVENT_IOC_SET_OUTPUT:
-		ioctl(fd, cmd, chance(20) ? -1 : any_fd());
+		out = chance(20) ? -1 : any_fd();
+		if (made)
+			ioctl(fd, cmd, out);
 		break;
 	case PERF_EVENT_IOC_SET_FILTER:
-		ioctl(fd, cmd, chance(50) ? "common_pid != 0" : "filter 0x1000/8@/bin/sh");
+		filter = chance(50) ? "common_pid != 0" : "filter 0x1000/8@/bin/sh";
+		if (made)
+			ioctl(fd, cmd, filter);
 		break;
 	case PERF_EVENT_IOC_SET_BPF:
-		ioctl(fd, cmd, -1);
+		if (made)
+			ioctl(fd, cmd, -1);
 		break;
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		random_attr(&a);
 		a.type = PERF_TYPE_BREAKPOINT;
-		ioctl(fd, cmd, &a);
+		if (made)
+			ioctl(fd, cmd, &a);
 		break;
 	default:
-		ioctl(fd, cmd, chance(30) ? PERF_IOC_FLAG_GROUP : arg);
+		arg = chance(30) ? PERF_IOC_FLAG_GROUP : arg;
+		if (made)
+			ioctl(fd, cmd, arg);
 	}
 }
 
@@ -403,17 +505,30 @@ static void do_read(void)
 {
 	char buf[4096];
 	int fd = any_fd();
+	size_t len;
 
 	if (fd < 0)
 		return;
-	say("read %d", fd);
-	if (read(fd, buf, below(sizeof(buf))) < 0)
+	len = below(sizeof(buf));
+	if (say("read %d", fd) && read(fd, buf, len) < 0)
 		return;
+}
+
+typedef void *map_fn(void *addr, size_t len, int prot, int flags, int fd,
+		    off_t off);
+
+/* mmap() for a skipped call */
+static void *no_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		     off_t off)
+{
+	return MAP_FAILED;
 }
 
 static void do_mmap(void)
 {
+	map_fn *map;
 	struct slot *s = any_slot();
+	int partial;
 	size_t len;
 
 	if (!s)
@@ -422,7 +537,8 @@ static void do_mmap(void)
 		if (chance(30)) {
 			void *p;
 
-			say("mremap ring of %d", s->fd);
+			if (!say("mremap ring of %d", s->fd))
+				return;
 			p = mremap(s->ring, s->ring_len, s->ring_len * 2,
 				   MREMAP_MAYMOVE);
 			if (p != MAP_FAILED) {
@@ -431,50 +547,67 @@ static void do_mmap(void)
 			}
 			return;
 		}
-		unmap(s, chance(30));
+		partial = chance(30);
+		unmap(s, partial, say("munmap ring of %d%s", s->fd,
+				      partial ? " in two" : ""));
 		return;
 	}
 	len = 4096 * ((1u << below(4)) + (chance(90) ? 1 : 0));
-	say("mmap %d %zu", s->fd, len);
-	s->ring = mmap(NULL, len, PROT_READ | (chance(80) ? PROT_WRITE : 0),
-		       MAP_SHARED, s->fd, chance(90) ? 0 : 4096 * below(4));
+	map = say("mmap %d %zu", s->fd, len) ? mmap : no_mmap;
+	/* the draws in the arguments, as ever, whether made or not */
+	s->ring = map(NULL, len, PROT_READ | (chance(80) ? PROT_WRITE : 0),
+		      MAP_SHARED, s->fd, chance(90) ? 0 : 4096 * below(4));
+	if (map == mmap)
+		said(s->ring != MAP_FAILED, "ring");
 	if (s->ring == MAP_FAILED)
 		s->ring = NULL;
 	else
 		s->ring_len = len;
 	mapped += !!s->ring;
+	/* a stand-in: the ring is MAP_FAILED, which no munmap finds */
+	if (!s->ring && listed(&cfg.ok, calls)) {
+		s->ring = MAP_FAILED;
+		s->ring_len = len;
+	}
 }
 
 static void do_poll_fcntl(void)
 {
 	struct pollfd p[4];
 	int fd = any_fd();
+	int sig, fl;
 
 	if (fd < 0)
 		return;
 	if (chance(50)) {
-		say("fcntl async %d", fd);
+		sig = chance(50) ? SIGIO : SIGUSR1;
+		fl = O_ASYNC | (chance(50) ? O_NONBLOCK : 0);
+		if (!say("fcntl async %d", fd))
+			return;
 		fcntl(fd, F_SETOWN, getpid());
-		fcntl(fd, F_SETSIG, chance(50) ? SIGIO : SIGUSR1);
-		fcntl(fd, F_SETFL, O_ASYNC | (chance(50) ? O_NONBLOCK : 0));
+		fcntl(fd, F_SETSIG, sig);
+		fcntl(fd, F_SETFL, fl);
 		return;
 	}
 	for (int i = 0; i < 4; i++) {
 		p[i].fd = any_fd();
 		p[i].events = POLLIN | POLLHUP;
 	}
-	say("poll");
-	poll(p, 4, 0);
+	if (say("poll"))
+		poll(p, 4, 0);
 }
 
-static void workload(void)
+/* the workload between calls; !made: its draws alone */
+static void workload(int made)
 {
 	char *m;
 
 	for (int i = 0; i < (int)below(2000); i++)
-		__atomic_add_fetch(&watched[i & 3], i, __ATOMIC_RELAXED);
-	getpid();
-	if (chance(30)) {
+		if (made)
+			__atomic_add_fetch(&watched[i & 3], i, __ATOMIC_RELAXED);
+	if (made)
+		getpid();
+	if (chance(30) && made) {
 		m = mmap(NULL, 8 * 4096, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m != MAP_FAILED) {
@@ -483,7 +616,7 @@ static void workload(void)
 			munmap(m, 8 * 4096);
 		}
 	}
-	if (chance(10))
+	if (chance(10) && made)
 		sched_yield();
 }
 
@@ -491,16 +624,25 @@ static void storm_calls(unsigned long n);
 
 static void do_fork(void)
 {
+	size_t len = strlen(tag);
 	pid_t pid;
 
-	say("fork");
+	if (!say("fork")) {
+		chance(90);	/* the draw of the parent of a made fork */
+		return;
+	}
 	pid = fork();
 	if (pid == 0) {
 		/* SIGALRM ends a child kept busy by its signals (see main) */
 		alarm(CHILD_SECONDS);
 		rng ^= 0x9e3779b97f4a7c15ULL;
+		/* its calls are its own: numbered from 1, none skipped */
+		snprintf(tag + len, sizeof(tag) - len, ".%lu", calls);
+		calls = 0;
+		cfg.skip.n = 0;
+		cfg.ok.n = 0;
 		storm_calls(below(40));
-		if (chance(30))
+		if (chance(30) && say("exec"))
 			execl("/proc/self/exe", "storm", "-x", (char *)NULL);
 		_exit(0);
 	}
@@ -519,17 +661,18 @@ static void *thread_main(void *arg)
 		if (fd >= 0 && chance(50))
 			ioctl(fd, chance(50) ? PERF_EVENT_IOC_ENABLE :
 					       PERF_EVENT_IOC_DISABLE, 0);
-		workload();
+		workload(1);
 	}
 	return NULL;
 }
 
 static void do_thread(void)
 {
+	uint64_t seed = rnd();
 	pthread_t t;
 
-	say("thread");
-	if (!pthread_create(&t, NULL, thread_main, (void *)(uintptr_t)rnd()))
+	if (say("thread") &&
+	    !pthread_create(&t, NULL, thread_main, (void *)(uintptr_t)seed))
 		pthread_join(t, NULL);
 }
 
@@ -537,19 +680,20 @@ static void do_misc(void)
 {
 	cpu_set_t set;
 	char path[64];
-	int fd;
+	int fd, off;
 
 	switch (below(3)) {
 	case 0:
-		say("prctl");
-		prctl(chance(50) ? PR_TASK_PERF_EVENTS_DISABLE :
-				   PR_TASK_PERF_EVENTS_ENABLE);
+		off = chance(50);
+		if (say("prctl %s", off ? "disable" : "enable"))
+			prctl(off ? PR_TASK_PERF_EVENTS_DISABLE :
+				    PR_TASK_PERF_EVENTS_ENABLE);
 		break;
 	case 1:
 		CPU_ZERO(&set);
 		CPU_SET(below(cfg.ncpus), &set);
-		say("affinity");
-		sched_setaffinity(0, sizeof(set), &set);
+		if (say("affinity"))
+			sched_setaffinity(0, sizeof(set), &set);
 		break;
 	default:
 		if (cfg.worker != 0 || cfg.ncpus < 2)
@@ -557,12 +701,13 @@ static void do_misc(void)
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%u/online",
 			 1 + below(cfg.ncpus - 1));
-		say("hotplug %s", path);
 		fd = open(path, O_WRONLY);
-		if (fd >= 0) {
-			(void)!write(fd, chance(50) ? "0" : "1", 1);
-			close(fd);
-		}
+		if (fd < 0)
+			break;
+		off = chance(50);
+		if (say("hotplug %s %s", path, off ? "off" : "on"))
+			(void)!write(fd, off ? "0" : "1", 1);
+		close(fd);
 	}
 }
 
@@ -591,33 +736,36 @@ static void storm_calls(unsigned long n)
 		else if (op < 85)
 			do_misc();
 		else
-			workload();
+			workload(say("workload"));
 	}
 }
 
-static void tidy(void)
+/* close every event and unmap every ring; !made: forget them */
+static void tidy(int made)
 {
 	for (int i = 0; i < MAX_FDS; i++) {
-		unmap(&slots[i], 0);
-		if (slots[i].fd >= 0)
+		unmap(&slots[i], 0, made);
+		if (slots[i].fd >= 0 && made)
 			close(slots[i].fd);
 		slots[i].fd = -1;
 	}
-	prctl(PR_TASK_PERF_EVENTS_ENABLE);
+	if (made)
+		prctl(PR_TASK_PERF_EVENTS_ENABLE);
 }
 
 /* One worker: rounds of 200 calls until the deadline (or n calls). */
 static void worker(time_t deadline, unsigned long n)
 {
+	snprintf(tag, sizeof(tag), "w%d", cfg.worker);
 	rng = (cfg.seed * 1000003ULL + cfg.worker) | 1;
 	for (int i = 0; i < MAX_FDS; i++)
 		slots[i].fd = -1;
 	while (n ? calls < n : time(NULL) < deadline) {
 		storm_calls(n ? 1 : 200);
 		if (chance(5))
-			tidy();
+			tidy(say("tidy"));
 	}
-	tidy();
+	tidy(1);
 }
 
 static void ignore(int sig)
@@ -659,7 +807,7 @@ int main(int argc, char **argv)
 	unsigned long n = 0;
 	time_t deadline;
 
-	while ((opt = getopt(argc, argv, "s:t:p:w:n:vx")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:p:w:n:k:o:vx")) != -1) {
 		switch (opt) {
 		case 's':
 			cfg.seed = strtoull(optarg, NULL, 0);
@@ -676,6 +824,14 @@ int main(int argc, char **argv)
 		case 'n':
 			n = strtoul(optarg, NULL, 0);
 			break;
+		case 'k':
+			if (parse_list(&cfg.skip, optarg))
+				goto usage;
+			break;
+		case 'o':
+			if (parse_list(&cfg.ok, optarg))
+				goto usage;
+			break;
 		case 'v':
 			cfg.verbose = 1;
 			break;
@@ -685,8 +841,9 @@ int main(int argc, char **argv)
 						   __ATOMIC_RELAXED);
 			return 0;
 		default:
+usage:
 			fprintf(stderr, "usage: storm [-s seed] [-t seconds] %s\n",
-				"[-p workers] [-w worker] [-n calls] [-v]");
+				"[-p workers] [-w worker] [-n calls] [-k skip] [-o ok] [-v]");
 			return 2;
 		}
 	}
