@@ -514,9 +514,6 @@ static void do_read(void)
 		return;
 }
 
-typedef void *map_fn(void *addr, size_t len, int prot, int flags, int fd,
-		    off_t off);
-
 /* mmap() for a skipped call */
 static void *no_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		     off_t off)
@@ -526,7 +523,8 @@ static void *no_mmap(void *addr, size_t len, int prot, int flags, int fd,
 
 static void do_mmap(void)
 {
-	map_fn *map;
+	void *(*map)(void *addr, size_t len, int prot, int flags, int fd,
+		     off_t off);
 	struct slot *s = any_slot();
 	int partial;
 	size_t len;
