@@ -278,6 +278,20 @@ FIXTURE(faults) {
 	int unused;
 };
 
+FIXTURE_VARIANT(faults) {
+	const char *name;
+	fault_op op;
+	bool tracepoint;
+};
+
+FIXTURE_VARIANT_ADD(faults, open_counter) { "open", op_open_counter };
+FIXTURE_VARIANT_ADD(faults, open_cpu) { "open cpu", op_open_cpu };
+FIXTURE_VARIANT_ADD(faults, group_read) { "group", op_group_read };
+FIXTURE_VARIANT_ADD(faults, ring) { "ring", op_ring };
+FIXTURE_VARIANT_ADD(faults, inherit) { "inherit", op_inherit };
+FIXTURE_VARIANT_ADD(faults, set_output) { "set_output", op_set_output };
+FIXTURE_VARIANT_ADD(faults, tracepoint) { "tracepoint", op_tracepoint, true };
+
 FIXTURE_SETUP(faults)
 {
 	if (geteuid() != 0)
@@ -291,6 +305,8 @@ FIXTURE_SETUP(faults)
 	rename_id = trace_event_id("task/task_rename");
 	if (op_open_counter() == -EACCES)
 		SKIP(return, "perf_event_open not permitted");
+	if (variant->tracepoint && rename_id < 0)
+		SKIP(return, "no task:task_rename trace event");
 }
 
 FIXTURE_TEARDOWN(faults)
@@ -298,41 +314,9 @@ FIXTURE_TEARDOWN(faults)
 	fail_nth_set(0);
 }
 
-TEST_F(faults, open_counter)
+TEST_F(faults, each_allocation)
 {
-	fail_each(_metadata, "open", op_open_counter);
-}
-
-TEST_F(faults, open_cpu)
-{
-	fail_each(_metadata, "open cpu", op_open_cpu);
-}
-
-TEST_F(faults, group_read)
-{
-	fail_each(_metadata, "group", op_group_read);
-}
-
-TEST_F(faults, ring)
-{
-	fail_each(_metadata, "ring", op_ring);
-}
-
-TEST_F(faults, inherit)
-{
-	fail_each(_metadata, "inherit", op_inherit);
-}
-
-TEST_F(faults, set_output)
-{
-	fail_each(_metadata, "set_output", op_set_output);
-}
-
-TEST_F(faults, tracepoint)
-{
-	if (rename_id < 0)
-		SKIP(return, "no task:task_rename trace event");
-	fail_each(_metadata, "tracepoint", op_tracepoint);
+	fail_each(_metadata, variant->name, variant->op);
 }
 
 TEST_HARNESS_MAIN
