@@ -3,9 +3,10 @@
 # Read a guest console log and print one line per suite: KUnit suites from
 # their KTAP summary, kselftest programs from the harness totals.  A program
 # that printed no totals (crash, timeout) counts as one failure, and so does
-# any BUG, WARNING, KASAN or lockdep report of the kernel in the log.  On
-# debug kernels a kmemleak report after the tests fails the "kmemleak" line,
-# but for objects allocated by the functions of bench/known-base-leaks.
+# any BUG, WARNING, KASAN, lockdep, RCU stall or hung task report of the
+# kernel in the log.  On debug kernels a kmemleak report after the tests
+# fails the "kmemleak" line, but for objects allocated by the functions of
+# bench/known-base-leaks.
 # Usage: report.sh LABEL LOG [SKIPLIST]; appends "pass fail skip" to $TALLY.
 . "$(dirname "$0")/lib.sh"
 
@@ -117,7 +118,7 @@ inleak && obj != "" && /\[<[0-9a-f]+>\]/ {
 # complaints of the kernel itself: any of these fails the run (the kmemleak
 # "Cannot allocate a scan area" is not: it scans the whole object instead,
 # and fault injection (kselftest faults) makes it happen)
-/(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak: (Memory pool empty|Kernel memory leak detector disabled|Cannot (allocate a kmemleak_object|insert))|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic)/ {
+/(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak: (Memory pool empty|Kernel memory leak detector disabled|Cannot (allocate a kmemleak_object|insert))|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic|detected stalls on CPUs|blocked for more than [0-9]+ seconds)/ {
 	if (!nsplat++)
 		first_splat = $0
 }
@@ -135,6 +136,6 @@ END {
 	if (nsplat)
 		out("kernel-log", 0, 1, 0, " (" nsplat " splat lines; first: " first_splat ")")
 	else
-		out("kernel-log", 1, 0, 0, " (no BUG/WARNING/KASAN/lockdep reports)")
+		out("kernel-log", 1, 0, 0, " (no BUG/WARNING/KASAN/lockdep/stall reports)")
 	printf "%d %d %d\n", P, F, S >> tally
 }' "$logfile"

@@ -766,36 +766,37 @@ static void worker(time_t deadline, unsigned long n)
 	tidy(1);
 }
 
-static void ignore(int sig)
-{
-}
-
 /*
+ * A task can be kept in its signal handlers for good by its own events.
  * An execute breakpoint with sigtrap traps again as the handler returns
  * to the breakpointed instruction, unless the return sets x86's resume
  * flag: without it, stock and the series alike kept a worker (or a forked
  * child, whose inherited events the prctl below cannot reach) in that
- * loop for good (seed 1, worker 0, x86_64).  Other events can trap as
- * fast as the task runs (a clock with a tiny period): the task's own
- * events are turned off every 4096 traps, and a process that took a
- * million ends.
+ * loop for good (seed 1, worker 0, x86_64).  On arm64 the same goes for
+ * an execute breakpoint with O_ASYNC: the kernel steps over the
+ * breakpointed instruction only after the SIGIO handler has run and
+ * returned to it, so it hits again (stock and series alike, seed 1,
+ * worker 1).  Other events can signal as fast as the task runs (a clock
+ * with a tiny period): every 4096 signals the task's own events are
+ * turned off, and a process that took a million ends.
  */
-static void on_trap(int sig, siginfo_t *info, void *ctx)
+static void on_signal(int sig, siginfo_t *info, void *ctx)
 {
-	static unsigned long traps;	/* this handler's alone */
+	static unsigned long signals;	/* this handler's alone */
 
 #ifdef __x86_64__
-	((ucontext_t *)ctx)->uc_mcontext.gregs[REG_EFL] |= 0x10000;	/* RF */
+	if (sig == SIGTRAP)	/* RF: resume past an execute breakpoint */
+		((ucontext_t *)ctx)->uc_mcontext.gregs[REG_EFL] |= 0x10000;
 #endif
-	if (!(++traps & 4095))
+	if (!(++signals & 4095))
 		prctl(PR_TASK_PERF_EVENTS_DISABLE);
 	/* a child's inherited events trap on, with no fd to stop them */
-	if (traps > 1 << 20)
+	if (signals > 1 << 20)
 		_exit(0);
 }
 
-static const struct sigaction trap_action = {
-	.sa_sigaction	= on_trap,
+static const struct sigaction signal_action = {
+	.sa_sigaction	= on_signal,
 	.sa_flags	= SA_SIGINFO,
 };
 
@@ -848,9 +849,9 @@ usage:
 	cfg.ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	find_types();
 	find_tracepoints();
-	sigaction(SIGTRAP, &trap_action, NULL);
-	signal(SIGIO, ignore);
-	signal(SIGUSR1, ignore);
+	sigaction(SIGTRAP, &signal_action, NULL);
+	sigaction(SIGIO, &signal_action, NULL);
+	sigaction(SIGUSR1, &signal_action, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	deadline = time(NULL) + seconds;
 	printf("# storm: seed %llu, %d workers, %d s, %u PMU types, %u tracepoints\n",
