@@ -68,11 +68,13 @@
  * A process can be kept in its signal handlers for good by its events (a
  * clock sampling with a tiny period and SIGIO, or SIGTRAP, on stock as on
  * the series): a forked child lives at most CHILD_SECONDS, a worker
- * WORKER_GRACE past the deadline, then SIGALRM ends it; the verdict
- * counts such an end apart from a normal one.
+ * WORKER_GRACE past the deadline, then SIGALRM ends it, unless on_signal()
+ * ended it first; the verdict counts such ends apart from a normal one.
  */
 #define CHILD_SECONDS	30
 #define WORKER_GRACE	60
+/* the exit status of a process that took a million signals (on_signal) */
+#define FLOOD_EXIT	4
 #define MAX_RANGES	1024
 /* the fd of a stand-in slot (-o): no such file */
 #define NO_FD		INT_MAX
@@ -792,7 +794,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
 		prctl(PR_TASK_PERF_EVENTS_DISABLE);
 	/* a child's inherited events trap on, with no fd to stop them */
 	if (signals > 1 << 20)
-		_exit(0);
+		_exit(FLOOD_EXIT);
 }
 
 static const struct sigaction signal_action = {
@@ -802,7 +804,8 @@ static const struct sigaction signal_action = {
 
 int main(int argc, char **argv)
 {
-	int opt, workers = 2, only = -1, seconds = 60, alive = 0, overstayed = 0;
+	int opt, workers = 2, only = -1, seconds = 60;
+	int alive = 0, overstayed = 0, flooded = 0;
 	unsigned long n = 0;
 	time_t deadline;
 
@@ -879,11 +882,13 @@ usage:
 	for (int status; wait(&status) > 0; ) {
 		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
 			overstayed++;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == FLOOD_EXIT)
+			flooded++;
 		alive += WIFEXITED(status) && !WEXITSTATUS(status);
 	}
-	printf("# storm done: %d workers ended, %d ended by their alarm\n",
-	       alive, overstayed);
-	alive += overstayed;
+	printf("# storm done: %d workers ended, %d ended by their alarm, %d %s\n",
+	       alive, overstayed, flooded, "by a flood of signals");
+	alive += overstayed + flooded;
 	/* bring every CPU back for what runs next */
 	for (int c = 1; c < cfg.ncpus; c++) {
 		char path[64];
