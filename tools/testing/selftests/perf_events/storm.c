@@ -29,10 +29,11 @@
  * call, skipped or failing now, leaves a stand-in (an fd or a ring that
  * is not there) in its slot, so that later calls find the slots as that
  * run had them.  bench/storm-minimize.sh uses both to shrink a failing
- * run to a short reproducer.
+ * run to a short reproducer.  -H leaves the CPUs online: the hotplug
+ * calls make their draws but write nothing.
  *
  * Usage: storm [-s seed] [-t seconds] [-p workers] [-w worker] [-n calls]
- *	  [-k skip] [-o ok] [-v]
+ *	  [-k skip] [-o ok] [-v] [-H]
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -99,6 +100,7 @@ static struct {
 	int verbose;
 	unsigned long long seed;
 	int worker;
+	int no_hotplug;
 	struct list skip, ok;
 } cfg;
 
@@ -705,7 +707,8 @@ static void do_misc(void)
 		if (fd < 0)
 			break;
 		off = chance(50);
-		if (say("hotplug %s %s", path, off ? "off" : "on"))
+		if (say("hotplug %s %s", path, off ? "off" : "on") &&
+		    !cfg.no_hotplug)
 			(void)!write(fd, off ? "0" : "1", 1);
 		close(fd);
 	}
@@ -809,7 +812,7 @@ int main(int argc, char **argv)
 	unsigned long n = 0;
 	time_t deadline;
 
-	while ((opt = getopt(argc, argv, "s:t:p:w:n:k:o:vx")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:p:w:n:k:o:vxH")) != -1) {
 		switch (opt) {
 		case 's':
 			cfg.seed = strtoull(optarg, NULL, 0);
@@ -837,6 +840,9 @@ int main(int argc, char **argv)
 		case 'v':
 			cfg.verbose = 1;
 			break;
+		case 'H':	/* hotplug calls draw, but leave the CPUs be */
+			cfg.no_hotplug = 1;
+			break;
 		case 'x':	/* exec'ed by a forked child: a short life */
 			for (int i = 0; i < 1000; i++)
 				__atomic_add_fetch(&watched[i & 3], 1,
@@ -845,7 +851,7 @@ int main(int argc, char **argv)
 		default:
 usage:
 			fprintf(stderr, "usage: storm [-s seed] [-t seconds] %s\n",
-				"[-p workers] [-w worker] [-n calls] [-k skip] [-o ok] [-v]");
+				"[-p workers] [-w worker] [-n calls] [-k skip] [-o ok] [-v] [-H]");
 			return 2;
 		}
 	}
