@@ -12,7 +12,8 @@
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
-# per instruction (make bench).
+# per instruction (make bench).  ICOUNT_SHIFT=N makes it 2^N nanoseconds
+# (make storm on arm64: a long storm in less host time).
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
@@ -21,6 +22,7 @@ limit=${GUEST_TIMEOUT:-2100}
 append="panic=-1 oops=panic bench.mode=$mode"
 [ -n "${TESTS:-}" ] && append="$append bench.tests=${TESTS// /,}"
 [ -n "${APPEND:-}" ] && append="$append $APPEND"
+shift=${ICOUNT_SHIFT:-0}
 common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
@@ -28,7 +30,7 @@ x86_64)
 	# the host's root, read-only, for the perf tool (tests/perf_smoke)
 	qemu=(qemu-system-x86_64 -M q35 -cpu max
 	      -accel tcg,thread="${TCG_THREAD:-single}" "${common[@]}")
-	[ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0,sleep=off)
+	[ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift="$shift",sleep=off)
 	qemu+=(
 	      -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	      -append "console=ttyS0 tsc_early_khz=2000000 $append")
@@ -38,7 +40,8 @@ arm64)
 	# KVM=1: the guest kernel starts at EL2 (VHE), KVM comes up and the
 	# PMUv3 kselftest runs a guest of its own (tests/pmuv3_kvm)
 	[ "${KVM:-0}" = 1 ] && machine=virt,virtualization=on,gic-version=3
-	qemu=(qemu-system-aarch64 -M $machine -cpu max -icount shift=0,sleep=off "${common[@]}")
+	qemu=(qemu-system-aarch64 -M $machine -cpu max
+	      -icount shift="$shift",sleep=off "${common[@]}")
 	if [ "${ACPI:-0}" = 1 ]; then
 		qemu+=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)
 		append="acpi=force $append"
