@@ -413,9 +413,14 @@ irqreturn_t pmuv3_overflow_irq(int irq, void *dev)
 	}
 	if (running)
 		pmuv3_hw_start();
-	irq_work_run();
-	/* the core lowers the sample rate when interrupts take too long */
+	/*
+	 * The core lowers the sample rate when interrupts take too long:
+	 * the samples' time, not the irq_work's after them (wakeups, and
+	 * the printk that reports a lowered rate, which would count
+	 * itself and lower it again).
+	 */
 	perf_sample_event_took(sched_clock() - start);
+	irq_work_run();
 	return IRQ_HANDLED;
 }
 
