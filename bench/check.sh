@@ -11,6 +11,8 @@ ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 KVM_TESTS="pmuv3_kvm pmuv3_groups"
 LOCKDOWN_TESTS="security paranoid"
 export TALLY=$BUILD/tally-$kernel
+# debug kernels (KASAN, lockdep, kmemleak) run the tests some 3 times slower
+[ "$debug" = 1 ] && export GUEST_TIMEOUT=${GUEST_TIMEOUT:-6300}
 : > "$TALLY"
 : > "$TALLY.fail"
 "$TOP/bench/base.sh"
@@ -27,6 +29,9 @@ for arch in $archs; do
 	# that need features not built yet: reported, counted as skipped
 	known=$BUILD/known-$kernel-$arch
 	cat "$TOP/bench/known-stock-failures.$arch" > "$known"
+	if [ "$debug" = 1 ] && [ -e "$TOP/bench/known-stock-failures.$arch-debug" ]; then
+		cat "$TOP/bench/known-stock-failures.$arch-debug" >> "$known"
+	fi
 	[ "$kernel" = series ] && cat "$TOP/bench/known-series-gaps" >> "$known"
 	"$TOP/bench/report.sh" "$kernel-$arch" "$logfile" "$known"
 	if [ "$arch" = x86_64 ]; then

@@ -6,13 +6,15 @@
 # any BUG, WARNING, KASAN, lockdep, RCU stall or hung task report of the
 # kernel in the log.  On debug kernels a kmemleak report after the tests
 # fails the "kmemleak" line, but for objects allocated by the functions of
-# bench/known-base-leaks.
+# bench/known-base-leaks; a kernel report that bench/known-base-splats
+# lists (its text and a function of its call trace) is counted apart.
 # Usage: report.sh LABEL LOG [SKIPLIST]; appends "pass fail skip" to $TALLY.
 . "$(dirname "$0")/lib.sh"
 
 label=$1 logfile=$2 skiplist=${3:-/dev/null}
 awk -v label="$label" -v tally="${TALLY:-/dev/null}" -v skiplist="$skiplist" \
-	-v leaklist="$(dirname "$0")/known-base-leaks" '
+	-v leaklist="$(dirname "$0")/known-base-leaks" \
+	-v splatlist="$(dirname "$0")/known-base-splats" '
 BEGIN {
 	while ((getline l < skiplist) > 0) {
 		split(l, f, " ")
@@ -24,6 +26,23 @@ BEGIN {
 		if (f[1] != "" && substr(f[1], 1, 1) != "#")
 			leakknown[f[1]] = 1
 	}
+	while ((getline l < splatlist) > 0) {
+		split(l, f, " ")
+		if (f[1] != "" && substr(f[1], 1, 1) != "#")
+			splatknown[f[1]] = f[2]
+	}
+}
+# one kernel report read (its first line and the lines after it, up to
+# its end marker or 60 lines): count it, as ours or as known
+function splat_close(  k) {
+	if (splat == "")
+		return
+	if (splatbase == "")
+		if (!nsplat++)
+			first_splat = splat
+	if (splatbase != "")
+		nbase++
+	splat = ""
 }
 # one kmemleak object read: count it, as ours or as known
 function leak_close() {
@@ -35,9 +54,21 @@ function leak_close() {
 		leakfirst = obj " (" objfirst ")"
 	obj = ""; objfirst = ""
 }
-function out(name, p, f, s, note) {
-	if (name in known && f > 0) {
-		note = note " (known: " known[name] ")"
+# a failure is known when its program is listed, or each of its failed
+# cases as PROGRAM:CASE
+function cases_known(name,  n, c, i, why) {
+	n = split(failed, c, " ")
+	for (i = 1; i <= n; i++) {
+		if (!((name ":" c[i]) in known))
+			return ""
+		why = known[name ":" c[i]]
+	}
+	return why
+}
+function out(name, p, f, s, note,  why) {
+	why = name in known ? known[name] : (failed != "" ? cases_known(name) : "")
+	if (why != "" && f > 0) {
+		note = note " (known: " why ")"
 		s += f; f = 0
 	}
 	if (f && failed != "")
@@ -119,10 +150,19 @@ inleak && obj != "" && /\[<[0-9a-f]+>\]/ {
 # "Cannot allocate a scan area" is not: it scans the whole object instead,
 # and fault injection (kselftest faults) makes it happen)
 /(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak: (Memory pool empty|Kernel memory leak detector disabled|Cannot (allocate a kmemleak_object|insert))|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic|stalls? on CPU|blocked for more than [0-9]+ seconds)/ {
-	if (!nsplat++)
-		first_splat = $0
+	splat_close()
+	splat = $0; splatbase = ""; splatlines = 0
+	next
+}
+splat != "" {
+	for (k in splatknown)
+		if (index(splat, k) && index($0, " " splatknown[k] "+"))
+			splatbase = k
+	if (/^---\[ end trace/ || ++splatlines >= 60)
+		splat_close()
 }
 END {
+	splat_close()
 	if (ksuite != "")
 		out("kunit:" ksuite, kp, 1, ks, " (suite did not finish)")
 	if (prog != "")
@@ -133,9 +173,10 @@ END {
 		out("kmemleak", 0, 1, 0, " (" leaks " leaked objects; first: " leakfirst ")")
 	else if (leakdone)
 		out("kmemleak", 1, 0, 0, " (no leak" (leakbase ? "; " leakbase " of the base, known" : "") ")")
+	base = nbase ? "; " nbase " of the base, known" : ""
 	if (nsplat)
-		out("kernel-log", 0, 1, 0, " (" nsplat " splat lines; first: " first_splat ")")
+		out("kernel-log", 0, 1, 0, " (" nsplat " splat lines; first: " first_splat base ")")
 	else
-		out("kernel-log", 1, 0, 0, " (no BUG/WARNING/KASAN/lockdep/stall reports)")
+		out("kernel-log", 1, 0, 0, " (no BUG/WARNING/KASAN/lockdep/stall reports" base ")")
 	printf "%d %d %d\n", P, F, S >> tally
 }' "$logfile"
