@@ -247,20 +247,20 @@ static struct perf_event *next_child(struct perf_event_context *ctx,
 	return found;
 }
 
-/* Take @event off @parent's list if it is still there; child_mutex held. */
+/*
+ * Take @event off @parent's list if it is still there; child_mutex held.
+ * Only two paths take a child off: this one, for the child's own context,
+ * and the parent's release, which first marks the parent dying and takes
+ * all of them at once.  So a child of a parent not dying is on its list,
+ * and one of a dying parent belongs to the release (and may be gone).
+ */
 static bool claim_child(struct perf_event *parent, struct perf_event *event)
 {
-	struct perf_event *child;
-
 	lockdep_assert_held(&parent->child_mutex);
-	/* compare pointers only: a child claimed by the parent may be gone */
-	list_for_each_entry(child, &parent->child_list, child_list) {
-		if (child == event) {
-			list_del_init(&event->child_list);
-			return true;
-		}
-	}
-	return false;
+	if (parent->attach_state & PERF_ATTACH_DYING)
+		return false;
+	list_del_init(&event->child_list);
+	return true;
 }
 
 /*
