@@ -16,9 +16,13 @@ frags="$TOP/bench/configs/common.config $TOP/bench/configs/$arch.config"
 # shellcheck disable=SC2086
 sum=$(cat $frags | sha1sum | cut -d' ' -f1)
 # LOCALVERSION= keeps uname -r the same as stock's (no "+" for the git
-# series tree); the make variables of our caller must not leak into kbuild.
+# series tree); the make variables of our caller must not leak into kbuild:
+# nor those of its command line (make check DEBUG=1), which make exports,
+# and DEBUG=1 builds objtool unoptimized: a new objtool, whose change
+# rebuilds every object of an x86 kernel.
 kmake() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DEBUG -u KERNEL -u ARCHS \
+		-u MINUTES -u SEED \
 		make -C "$src" O="$out" ARCH="$karch" \
 		CROSS_COMPILE="$(cross_compile "$arch")" LOCALVERSION= "$@"
 }
