@@ -72,16 +72,9 @@ static void fault_knobs(void)
 static int write_addr_file(const char *path, unsigned long val)
 {
 	char buf[32];
-	int fd, len, ret = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "0x%lx\n", val);
-	if (write(fd, buf, len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
+	snprintf(buf, sizeof(buf), "0x%lx\n", val);
+	return write_str_file(path, buf);
 }
 
 /*

@@ -160,20 +160,28 @@ static inline int read_int_file(const char *path, long *val)
 	return ret;
 }
 
-/* Write an integer to a sysctl; returns 0 or -errno of the write. */
-static inline int write_int_file(const char *path, long val)
+/* Write @str to a sysctl or debugfs file; returns 0 or -errno. */
+static inline int write_str_file(const char *path, const char *str)
 {
-	char buf[32];
-	int fd, len, ret = 0;
+	ssize_t len = strlen(str);
+	int fd, ret = 0;
 
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	len = snprintf(buf, sizeof(buf), "%ld\n", val);
-	if (write(fd, buf, len) != len)
+	if (write(fd, str, len) != len)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* Write an integer to a sysctl; returns 0 or -errno of the write. */
+static inline int write_int_file(const char *path, long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", val);
+	return write_str_file(path, buf);
 }
 
 #define TRACEFS		"/sys/kernel/tracing"
