@@ -34,14 +34,13 @@ BEGIN {
 }
 # one kernel report read (its first line and the lines after it, up to
 # its end marker or 60 lines): count it, as ours or as known
-function splat_close(  k) {
+function splat_close() {
 	if (splat == "")
 		return
-	if (splatbase == "")
-		if (!nsplat++)
-			first_splat = splat
 	if (splatbase != "")
 		nbase++
+	else if (!nsplat++)
+		first_splat = splat
 	splat = ""
 }
 # one kmemleak object read: count it, as ours or as known

@@ -169,9 +169,9 @@ check "probe_uprobe_deleted" "$(is "$(grep -c uprobe_target probeL.txt) == 0")" 
 if command -v bpftrace > /dev/null; then
 	export BPFTRACE_NO_USER_SYMBOLS=1
 	bt() { timeout 120 bpftrace "$@" 2>&1; }
-	# once untimed: the first run reads bpftrace and its libraries over
-	# 9p, which on a debug kernel takes most of the 120 s
-	bpftrace -e 'BEGIN { exit(); }' > /dev/null 2>&1
+	# once first, outside the checks' limit: the first run reads bpftrace
+	# and its libraries over 9p, which on a debug kernel takes most of it
+	timeout 300 bpftrace -e 'BEGIN { exit(); }' > /dev/null 2>&1
 	bt -e 'kprobe:vfs_read /comm == "dd"/ { @n = count(); }' -c "$reads" \
 		> btk.txt
 	rk=$?

@@ -91,12 +91,12 @@ static bool kmemleak_text(unsigned long *start, unsigned long *end)
 		"kmemleak_free_part_phys", "kmemleak_update_trace",
 	};
 	unsigned long lo = ~0UL, hi = 0, next = ~0UL, addr;
-	char type, name[256];
+	char name[256];
 	FILE *f = fopen("/proc/kallsyms", "re");
 
 	if (!f)
 		return false;
-	while (fscanf(f, "%lx %c %255s%*[^\n]", &addr, &type, name) == 3) {
+	while (fscanf(f, "%lx %*c %255s%*[^\n]", &addr, name) == 2) {
 		for (size_t i = 0; i < ARRAY_SIZE(entries); i++) {
 			if (strcmp(name, entries[i]))
 				continue;
@@ -105,7 +105,7 @@ static bool kmemleak_text(unsigned long *start, unsigned long *end)
 		}
 	}
 	rewind(f);
-	while (hi && fscanf(f, "%lx %c %255s%*[^\n]", &addr, &type, name) == 3)
+	while (hi && fscanf(f, "%lx %*c %255s%*[^\n]", &addr, name) == 2)
 		if (addr > hi && addr < next)
 			next = addr;
 	fclose(f);
@@ -121,7 +121,7 @@ static void spare_kmemleak(bool on)
 {
 	static const char * const caps[] = { "failslab", "fail_page_alloc" };
 	static unsigned long text_start, text_end;
-	unsigned long start = 0, end = 0;
+	unsigned long start, end;
 	char path[128];
 
 	if (on && !text_end) {
@@ -130,10 +130,8 @@ static void spare_kmemleak(bool on)
 		ksft_print_msg("kmemleak's allocations kept whole: text %#lx-%#lx\n",
 			       text_start, text_end);
 	}
-	if (on) {
-		start = text_start;
-		end = text_end;
-	}
+	start = on ? text_start : 0;
+	end = on ? text_end : 0;
 	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
 		snprintf(path, sizeof(path), DEBUGFS "/%s/reject-end", caps[i]);
 		if (write_addr_file(path, end) && on)
