@@ -346,6 +346,82 @@ static double sample_fault(long pages)
 	return (double)(with - base) / n;
 }
 
+/*
+ * The extra cost of a page-fault sample carrying one more sample_type bit
+ * (or read_format, for READ) than IP, TID and TIME: what each part of a
+ * sample costs, the figure to compare where interrupts grow slow.
+ */
+struct sample_bit {
+	const char *name;
+	uint64_t type;
+	uint64_t read_format;
+};
+
+static const struct sample_bit sample_bits[] = {
+	{ "none", 0 },
+	{ "addr", PERF_SAMPLE_ADDR },
+	{ "read", PERF_SAMPLE_READ, PERF_FORMAT_TOTAL_TIME_ENABLED |
+	  PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | PERF_FORMAT_LOST },
+	{ "read_group", PERF_SAMPLE_READ, 0x1f },
+	{ "callchain", PERF_SAMPLE_CALLCHAIN },
+	{ "id", PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER |
+	  PERF_SAMPLE_STREAM_ID },
+	{ "cpu_period", PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD },
+	{ "regs", PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR },
+	{ "stack_user", PERF_SAMPLE_STACK_USER },
+	{ "weight_src_txn", PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+	  PERF_SAMPLE_TRANSACTION },
+	{ "phys_addr", PERF_SAMPLE_PHYS_ADDR },
+	{ "cgroup", PERF_SAMPLE_CGROUP },
+	{ "page_sizes", PERF_SAMPLE_DATA_PAGE_SIZE |
+	  PERF_SAMPLE_CODE_PAGE_SIZE },
+};
+
+static double sample_bit(long i)
+{
+	const struct sample_bit *b = &sample_bits[i];
+	const int n = 400;
+	size_t len = 513 * page_size;
+	struct perf_event_attr a;
+	uint64_t base, with;
+	void *up;
+	char *p;
+	int fd;
+
+	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	base = now();
+	touch(n, p);
+	base = now() - base;
+	munmap(p, n * page_size);
+
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			b->type;
+	a.read_format = b->read_format;
+	a.sample_regs_user = 0xff;
+	a.sample_regs_intr = 0xff;
+	a.sample_stack_user = 4096;
+	fd = perf_open(&a, 0, -1, -1);
+	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || up == MAP_FAILED) {
+		/* a bit this kernel's software events lack: no figure */
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	with = now();
+	touch(n, p);
+	with = now() - with;
+	munmap(p, n * page_size);
+	munmap(up, len);
+	close(fd);
+	return (double)(with - base) / n;
+}
+
 static volatile unsigned long spin_sink;
 
 static void spin(unsigned long n)
@@ -566,6 +642,12 @@ int main(void)
 	figure("sample_fault", sample_fault, 512);
 	figure("sample_fault_slow_reader", sample_fault, 1);
 	figure("sample_task_clock", sample_task_clock, 3000000);
+	for (unsigned int i = 0; i < sizeof(sample_bits) / sizeof(sample_bits[0]);
+	     i++) {
+		snprintf(name, sizeof(name), "sample_bit_%s",
+			 sample_bits[i].name);
+		figure(name, sample_bit, i);
+	}
 	for (unsigned int i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
 		snprintf(name, sizeof(name), "inherit_fork_%ld", ks[i]);
 		figure(name, inherit_fork, ks[i]);

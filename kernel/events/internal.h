@@ -140,8 +140,15 @@ void perf_ctx_call(struct perf_event_context *ctx,
 bool perf_ctx_call_local(struct perf_event_context *ctx,
 			 struct perf_event *event, perf_ctx_fn fn, void *arg);
 void perf_ctx_update_time(struct perf_event_context *ctx);
-void perf_event_times_now(struct perf_event *event, u64 *enabled,
-			  u64 *running);
+void perf_event_times_at(struct perf_event *event, u64 clock, u64 *enabled,
+			 u64 *running);
+
+static inline void perf_event_times_now(struct perf_event *event,
+					u64 *enabled, u64 *running)
+{
+	perf_event_times_at(event, 0, enabled, running);
+}
+
 void perf_event_update_time(struct perf_event *event);
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);

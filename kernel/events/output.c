@@ -156,73 +156,84 @@ void perf_event__output_id_sample(struct perf_event *event,
 	perf_event_output_id(handle, sample, event);
 }
 
-/* Count and times of @event as of now, from the CPU it is active on. */
-static u64 sample_read_one(struct perf_event *event, u64 *enabled,
-			   u64 *running)
+/* The count of @event as of now, from the CPU it is active on. */
+static u64 sample_count(struct perf_event *event)
 {
 	if (event->state == PERF_EVENT_STATE_ACTIVE &&
 	    event->oncpu == smp_processor_id())
 		event->pmu->read(event);
-	perf_event_times_now(event, enabled, running);
 	return local64_read(&event->count) +
 	       atomic64_read(&event->child_count);
 }
 
-/* The words after a read() entry's value: its id and lost count. */
-static void read_entry_tail(struct perf_output_handle *handle,
-			    struct perf_event *event, u64 format)
+/* The words after a read() entry's value, its id and lost count, in @buf. */
+static int read_entry_tail(u64 *buf, struct perf_event *event, u64 format)
 {
-	u64 value;
+	int n = 0;
 
-	if (format & PERF_FORMAT_ID) {
-		value = primary_id(event);
-		perf_output_put(handle, value);
-	}
-	if (format & PERF_FORMAT_LOST) {
-		value = atomic64_read(&event->lost_samples);
-		perf_output_put(handle, value);
-	}
+	if (format & PERF_FORMAT_ID)
+		buf[n++] = primary_id(event);
+	if (format & PERF_FORMAT_LOST)
+		buf[n++] = atomic64_read(&event->lost_samples);
+	return n;
 }
 
-static void read_times(struct perf_output_handle *handle, u64 format,
-		       u64 enabled, u64 running)
+/* The times read_format asks for, as of @clock (see perf_event_times_at()). */
+static int read_times(u64 *buf, struct perf_event *event, u64 format,
+		      u64 clock)
 {
+	u64 enabled, running;
+	int n = 0;
+
+	if (!(format & (PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING)))
+		return 0;
+	perf_event_times_at(event, clock, &enabled, &running);
 	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		perf_output_put(handle, enabled);
+		buf[n++] = enabled;
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		perf_output_put(handle, running);
+		buf[n++] = running;
+	return n;
 }
 
 static void sample_read_member(struct perf_output_handle *handle,
 			       struct perf_event *event, u64 format)
 {
-	u64 enabled, running, value;
+	u64 buf[3];
+	int n = 1;
 
-	value = sample_read_one(event, &enabled, &running);
-	perf_output_put(handle, value);
-	read_entry_tail(handle, event, format);
+	buf[0] = sample_count(event);
+	n += read_entry_tail(buf + n, event, format);
+	perf_output_copy(handle, buf, n * sizeof(u64));
 }
 
-/* PERF_SAMPLE_READ: the read() layout, with the values of this moment. */
+/*
+ * PERF_SAMPLE_READ: the read() layout, with the values of this moment,
+ * each entry gathered first and written in one copy.  The times are
+ * taken at the sample's own timestamp where it has one on perf's clock.
+ */
 static void sample_read_output(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
 			       struct perf_event *event)
 {
 	u64 format = event->attr.read_format;
 	struct perf_event *leader = event->group_leader, *sibling;
-	u64 enabled, running, nr;
+	u64 clock = 0, buf[5];
+	int n = 1;
 
+	if ((event->attr.sample_type & PERF_SAMPLE_TIME) &&
+	    !event->attr.use_clockid)
+		clock = data->time;
 	if (!(format & PERF_FORMAT_GROUP)) {
-		u64 value = sample_read_one(event, &enabled, &running);
-
-		perf_output_put(handle, value);
-		read_times(handle, format, enabled, running);
-		read_entry_tail(handle, event, format);
+		buf[0] = sample_count(event);
+		n += read_times(buf + n, event, format, clock);
+		n += read_entry_tail(buf + n, event, format);
+		perf_output_copy(handle, buf, n * sizeof(u64));
 		return;
 	}
-	nr = 1 + leader->nr_siblings;
-	perf_output_put(handle, nr);
-	perf_event_times_now(leader, &enabled, &running);
-	read_times(handle, format, enabled, running);
+	buf[0] = 1 + leader->nr_siblings;
+	n += read_times(buf + n, leader, format, clock);
+	perf_output_copy(handle, buf, n * sizeof(u64));
 	sample_read_member(handle, leader, format);
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
 		sample_read_member(handle, sibling, format);
@@ -423,7 +434,7 @@ void perf_output_sample(struct perf_output_handle *handle,
 	if (type & PERF_SAMPLE_PERIOD)
 		perf_output_put(handle, data->period);
 	if (type & PERF_SAMPLE_READ)
-		sample_read_output(handle, event);
+		sample_read_output(handle, data, event);
 	if (type & PERF_SAMPLE_CALLCHAIN) {
 		struct perf_callchain_entry *cc = data->callchain;
 

@@ -87,11 +87,12 @@ static void ctx_pair_update_time(struct perf_cpu_context *cpuctx,
 }
 
 /*
- * The event's times as of now, without locks: for the user page and for
+ * The event's times as of @clock, a perf_clock() reading of this moment
+ * (0: read it here), without locks: for the user page and for
  * PERF_SAMPLE_READ, where the context's clock may be a little stale.
  */
-void perf_event_times_now(struct perf_event *event, u64 *enabled,
-			  u64 *running)
+void perf_event_times_at(struct perf_event *event, u64 clock, u64 *enabled,
+			 u64 *running)
 {
 	struct perf_event_context *ctx = event->ctx;
 	enum perf_event_state state = READ_ONCE(event->state);
@@ -106,7 +107,8 @@ void perf_event_times_now(struct perf_event *event, u64 *enabled,
 	} else {
 		now = READ_ONCE(ctx->time);
 		if (READ_ONCE(ctx->is_active))
-			now += perf_clock() - READ_ONCE(ctx->timestamp);
+			now += (clock ?: perf_clock()) -
+			       READ_ONCE(ctx->timestamp);
 	}
 	if ((s64)(now - event->tstamp) > 0)
 		delta = now - event->tstamp;

@@ -79,6 +79,25 @@ void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
 	}
 }
 
+/*
+ * Read the frame at @fp.  The caller (get_perf_callchain()) has page
+ * faults disabled: a frame that is not mapped ends the walk.
+ */
+static bool read_user_frame(const void __user *fp, struct stack_frame *frame)
+{
+	const struct stack_frame __user *uf = fp;
+
+	if (!user_access_begin(uf, sizeof(*uf)))
+		return false;
+	unsafe_get_user(frame->next_frame, &uf->next_frame, fault);
+	unsafe_get_user(frame->return_address, &uf->return_address, fault);
+	user_access_end();
+	return true;
+fault:
+	user_access_end();
+	return false;
+}
+
 /* User frames of a 64-bit task, by frame pointer, never faulting. */
 void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 			 struct pt_regs *regs)
@@ -90,12 +109,13 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 		return;
 	if (perf_callchain_store(entry, regs->ip))
 		return;
-	if (!user_64bit_mode(regs))
+	/* in an NMI that came during a switch of mm, user memory is not ours */
+	if (!user_64bit_mode(regs) || !nmi_uaccess_okay())
 		return;
 	while (fp && !((unsigned long)fp & (sizeof(long) - 1))) {
 		if ((unsigned long)fp < regs->sp)
 			break;
-		if (copy_from_user_nofault(&frame, fp, sizeof(frame)))
+		if (!read_user_frame(fp, &frame))
 			break;
 		if (perf_callchain_store(entry, frame.return_address))
 			break;

@@ -49,11 +49,29 @@ struct user_frame_record {
 	u64 lr;
 };
 
+/*
+ * Read the frame record at @fp.  The caller (get_perf_callchain()) has
+ * page faults disabled: a record that is not mapped ends the walk.
+ */
+static bool read_user_frame(u64 fp, u64 *next, u64 *lr)
+{
+	struct user_frame_record __user *rec = (void __user *)fp;
+
+	if (!user_access_begin(rec, sizeof(*rec)))
+		return false;
+	unsafe_get_user(*next, &rec->fp, fault);
+	unsafe_get_user(*lr, &rec->lr, fault);
+	user_access_end();
+	return true;
+fault:
+	user_access_end();
+	return false;
+}
+
 void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 			 struct pt_regs *regs)
 {
-	struct user_frame_record rec;
-	u64 fp = regs->regs[29];
+	u64 fp = regs->regs[29], next, lr;
 
 	if (perf_guest_state())
 		return;
@@ -62,13 +80,13 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	if (compat_user_mode(regs))
 		return;
 	while (fp && IS_ALIGNED(fp, 16)) {
-		if (copy_from_user_nofault(&rec, (void __user *)fp, sizeof(rec)))
+		if (!read_user_frame(fp, &next, &lr))
 			break;
-		if (perf_callchain_store(entry, ptrauth_strip_user_insn_pac(rec.lr)))
+		if (perf_callchain_store(entry, ptrauth_strip_user_insn_pac(lr)))
 			break;
 		/* frames live at increasing addresses */
-		if (rec.fp <= fp)
+		if (next <= fp)
 			break;
-		fp = rec.fp;
+		fp = next;
 	}
 }
