@@ -355,6 +355,7 @@ struct sample_bit {
 	const char *name;
 	uint64_t type;
 	uint64_t read_format;
+	int no_ring;	/* the event has no ring: the sample goes nowhere */
 };
 
 static const struct sample_bit sample_bits[] = {
@@ -375,6 +376,7 @@ static const struct sample_bit sample_bits[] = {
 	{ "cgroup", PERF_SAMPLE_CGROUP },
 	{ "page_sizes", PERF_SAMPLE_DATA_PAGE_SIZE |
 	  PERF_SAMPLE_CODE_PAGE_SIZE },
+	{ "callchain_no_ring", PERF_SAMPLE_CALLCHAIN, 0, 1 },
 };
 
 static double sample_bit(long i)
@@ -404,7 +406,8 @@ static double sample_bit(long i)
 	a.sample_regs_intr = 0xff;
 	a.sample_stack_user = 4096;
 	fd = perf_open(&a, 0, -1, -1);
-	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	up = b->no_ring || fd < 0 ? NULL :
+	     mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (fd < 0 || up == MAP_FAILED) {
 		/* a bit this kernel's software events lack: no figure */
 		if (fd >= 0)
@@ -417,7 +420,8 @@ static double sample_bit(long i)
 	touch(n, p);
 	with = now() - with;
 	munmap(p, n * page_size);
-	munmap(up, len);
+	if (up)
+		munmap(up, len);
 	close(fd);
 	return (double)(with - base) / n;
 }

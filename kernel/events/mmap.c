@@ -41,7 +41,7 @@ void perf_event_update_userpage(struct perf_event *event)
 		goto out;
 	up = rb->user_page;
 	now = perf_clock();
-	perf_event_times_now(event, &enabled, &running);
+	perf_event_times_at(event, now, &enabled, &running);
 	if (event->state == PERF_EVENT_STATE_ACTIVE && event->pmu->event_idx)
 		index = event->pmu->event_idx(event);
 

@@ -485,6 +485,14 @@ static int sample_output(struct perf_event *event,
 	 */
 	local_irq_save(flags);
 	rcu_read_lock();
+	/*
+	 * No buffer to write to (none mapped, or one without data pages):
+	 * the sample would be dropped uncounted, so it is not gathered.
+	 */
+	if (!perf_output_has_room(event)) {
+		ret = -ENOSPC;
+		goto out;
+	}
 	perf_prepare_sample(data, event, regs);
 	perf_prepare_header(&header, data, event, regs);
 	ret = backward ?
@@ -497,6 +505,7 @@ static int sample_output(struct perf_event *event,
 	/* data->aux_size is set only where the sample asks for AUX data */
 	if (event->attr.sample_type & PERF_SAMPLE_AUX)
 		perf_aux_sample_done(data);
+out:
 	rcu_read_unlock();
 	local_irq_restore(flags);
 	return ret;

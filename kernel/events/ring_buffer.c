@@ -231,6 +231,17 @@ out:
 	return -ENOSPC;
 }
 
+/*
+ * Whether records of @event have data pages to go to, under RCU: where
+ * not, perf_output_begin() fails without counting a loss.
+ */
+bool perf_output_has_room(struct perf_event *event)
+{
+	struct perf_buffer *rb = rcu_dereference((event->parent ?: event)->rb);
+
+	return rb && rb->nr_pages;
+}
+
 /* In the direction of the buffer's owner (the event or its parent). */
 int perf_output_begin(struct perf_output_handle *handle,
 		      struct perf_sample_data *data,

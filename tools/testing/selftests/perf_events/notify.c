@@ -2,7 +2,8 @@
 /*
  * Notification of sampling events: poll() with wakeup_events and
  * wakeup_watermark, POLLHUP when the monitored task is gone, SIGIO through
- * fcntl(F_SETOWN, O_ASYNC), and the synchronous SIGTRAP of attr.sigtrap.
+ * fcntl(F_SETOWN, O_ASYNC) with a ring or without one, and the
+ * synchronous SIGTRAP of attr.sigtrap.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -163,6 +164,44 @@ TEST(sigio_on_overflow)
 	EXPECT_EQ(load(&sigio_count), 2);
 	EXPECT_EQ(load(&sigio_code), POLL_HUP);
 	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * O_ASYNC without a ring (rr's way of counting): a signal per overflow
+ * all the same, and the samples that had nowhere to go are not counted
+ * as lost.
+ */
+TEST(sigio_without_ring)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigio,
+				.sa_flags = SA_SIGINFO };
+	struct perf_event_attr attr;
+	uint64_t val[2];
+	int fd;
+
+	sigaction(SIGIO, &sa, NULL);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_READ;
+	attr.read_format = PERF_FORMAT_LOST;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(fcntl(fd, F_SETOWN, getpid()), 0);
+	ASSERT_EQ(fcntl(fd, F_SETSIG, SIGIO), 0);
+	ASSERT_EQ(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC), 0);
+
+	__atomic_store_n(&sigio_count, 0, __ATOMIC_RELAXED);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	touch_pages(4);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	EXPECT_GE(load(&sigio_count), 4);
+	EXPECT_EQ(load(&sigio_code), POLL_IN);
+	ASSERT_EQ(read(fd, val, sizeof(val)), sizeof(val));
+	EXPECT_GE(val[0], 4);
+	EXPECT_EQ(val[1], 0);
 	close(fd);
 }
 
