@@ -13,7 +13,9 @@
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
 # per instruction (make bench).  ICOUNT_SHIFT=N makes it 2^N nanoseconds
-# (make storm on arm64: a long storm in less host time).
+# (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
+# arm64 guest off icount: multi-threaded TCG in real time, where PMUv3
+# counts cycles but not instructions (make storm STORM_ICOUNT=0).
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
@@ -40,8 +42,8 @@ arm64)
 	# KVM=1: the guest kernel starts at EL2 (VHE), KVM comes up and the
 	# PMUv3 kselftest runs a guest of its own (tests/pmuv3_kvm)
 	[ "${KVM:-0}" = 1 ] && machine=virt,virtualization=on,gic-version=3
-	qemu=(qemu-system-aarch64 -M $machine -cpu max
-	      -icount shift="$shift",sleep=off "${common[@]}")
+	qemu=(qemu-system-aarch64 -M $machine -cpu max "${common[@]}")
+	[ "${ICOUNT:-1}" != 0 ] && qemu+=(-icount shift="$shift",sleep=off)
 	if [ "${ACPI:-0}" = 1 ]; then
 		qemu+=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)
 		append="acpi=force $append"
