@@ -306,6 +306,48 @@ static void touch(int n, char *p)
 	__asm__ __volatile__("" : : : "memory");
 }
 
+/* Touch @n pages of a fresh mapping; the guest ns it took. */
+static uint64_t touch_fresh(int n)
+{
+	char *p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t t = now();
+
+	touch(n, p);
+	t = now() - t;
+	munmap(p, n * page_size);
+	return t;
+}
+
+/*
+ * The extra cost per page fault of a page-fault sample of @a (period 1),
+ * written into a ring of @pages data pages read by nobody (0: no ring at
+ * all); -1 if the kernel refuses @a.
+ */
+static double fault_sample_cost(struct perf_event_attr *a, long pages)
+{
+	const int n = 400;
+	size_t len = (1 + pages) * page_size;
+	uint64_t base, with;
+	void *up = NULL;
+	int fd;
+
+	base = touch_fresh(n);
+	fd = perf_open(a, 0, -1, -1);
+	if (fd >= 0 && pages)
+		up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || up == MAP_FAILED) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	with = touch_fresh(n);
+	if (up)
+		munmap(up, len);
+	close(fd);
+	return (double)(with - base) / n;
+}
+
 /*
  * The extra cost of one page-fault sample (period 1) written into a ring
  * of @pages data pages, read by nobody: with @pages small, most samples
@@ -313,37 +355,16 @@ static void touch(int n, char *p)
  */
 static double sample_fault(long pages)
 {
-	const int n = 400;
-	struct perf_event_mmap_page *up;
 	struct perf_event_attr a;
-	uint64_t base, with;
-	size_t len = (1 + pages) * page_size;
-	char *p;
-	int fd;
-
-	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	base = now();
-	touch(n, p);
-	base = now() - base;
-	munmap(p, n * page_size);
+	double ns;
 
 	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	fd = perf_open(&a, 0, -1, -1);
-	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (fd < 0 || up == MAP_FAILED)
+	ns = fault_sample_cost(&a, pages);
+	if (ns < 0)
 		exit(1);
-	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	with = now();
-	touch(n, p);
-	with = now() - with;
-	munmap(p, n * page_size);
-	munmap(up, len);
-	close(fd);
-	return (double)(with - base) / n;
+	return ns;
 }
 
 /*
@@ -358,44 +379,39 @@ struct sample_bit {
 	int no_ring;	/* the event has no ring: the sample goes nowhere */
 };
 
+#define BIT_READ_ONE	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
+			 PERF_FORMAT_LOST)
+
 static const struct sample_bit sample_bits[] = {
-	{ "none", 0 },
-	{ "addr", PERF_SAMPLE_ADDR },
-	{ "read", PERF_SAMPLE_READ, PERF_FORMAT_TOTAL_TIME_ENABLED |
-	  PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | PERF_FORMAT_LOST },
-	{ "read_group", PERF_SAMPLE_READ, 0x1f },
-	{ "callchain", PERF_SAMPLE_CALLCHAIN },
-	{ "id", PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER |
-	  PERF_SAMPLE_STREAM_ID },
-	{ "cpu_period", PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD },
-	{ "regs", PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR },
-	{ "stack_user", PERF_SAMPLE_STACK_USER },
-	{ "weight_src_txn", PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
-	  PERF_SAMPLE_TRANSACTION },
-	{ "phys_addr", PERF_SAMPLE_PHYS_ADDR },
-	{ "cgroup", PERF_SAMPLE_CGROUP },
-	{ "page_sizes", PERF_SAMPLE_DATA_PAGE_SIZE |
-	  PERF_SAMPLE_CODE_PAGE_SIZE },
-	{ "callchain_no_ring", PERF_SAMPLE_CALLCHAIN, 0, 1 },
+	{ .name = "none" },
+	{ .name = "addr", .type = PERF_SAMPLE_ADDR },
+	{ .name = "read", .type = PERF_SAMPLE_READ,
+	  .read_format = BIT_READ_ONE },
+	{ .name = "read_group", .type = PERF_SAMPLE_READ,
+	  .read_format = BIT_READ_ONE | PERF_FORMAT_GROUP },
+	{ .name = "callchain", .type = PERF_SAMPLE_CALLCHAIN },
+	{ .name = "id", .type = PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER |
+				PERF_SAMPLE_STREAM_ID },
+	{ .name = "cpu_period", .type = PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD },
+	{ .name = "regs",
+	  .type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR },
+	{ .name = "stack_user", .type = PERF_SAMPLE_STACK_USER },
+	{ .name = "weight_src_txn", .type = PERF_SAMPLE_WEIGHT |
+		  PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION },
+	{ .name = "phys_addr", .type = PERF_SAMPLE_PHYS_ADDR },
+	{ .name = "cgroup", .type = PERF_SAMPLE_CGROUP },
+	{ .name = "page_sizes", .type = PERF_SAMPLE_DATA_PAGE_SIZE |
+					PERF_SAMPLE_CODE_PAGE_SIZE },
+	{ .name = "callchain_no_ring", .type = PERF_SAMPLE_CALLCHAIN,
+	  .no_ring = 1 },
 };
 
+/* A part this kernel's software events lack gives -1: no figure. */
 static double sample_bit(long i)
 {
 	const struct sample_bit *b = &sample_bits[i];
-	const int n = 400;
-	size_t len = 513 * page_size;
 	struct perf_event_attr a;
-	uint64_t base, with;
-	void *up;
-	char *p;
-	int fd;
-
-	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	base = now();
-	touch(n, p);
-	base = now() - base;
-	munmap(p, n * page_size);
 
 	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
 	a.sample_period = 1;
@@ -405,25 +421,7 @@ static double sample_bit(long i)
 	a.sample_regs_user = 0xff;
 	a.sample_regs_intr = 0xff;
 	a.sample_stack_user = 4096;
-	fd = perf_open(&a, 0, -1, -1);
-	up = b->no_ring || fd < 0 ? NULL :
-	     mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (fd < 0 || up == MAP_FAILED) {
-		/* a bit this kernel's software events lack: no figure */
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	with = now();
-	touch(n, p);
-	with = now() - with;
-	munmap(p, n * page_size);
-	if (up)
-		munmap(up, len);
-	close(fd);
-	return (double)(with - base) / n;
+	return fault_sample_cost(&a, b->no_ring ? 0 : 512);
 }
 
 static volatile unsigned long spin_sink;

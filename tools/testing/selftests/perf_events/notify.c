@@ -129,16 +129,25 @@ static int load(int *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-/* O_ASYNC: a signal per overflow, with POLL_IN, and POLL_HUP at REFRESH's end. */
-TEST(sigio_on_overflow)
+/* SIGIO, with its siginfo, to this process at each wakeup of @fd. */
+static int sigio_to_self(int fd)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigio,
 				.sa_flags = SA_SIGINFO };
+
+	if (sigaction(SIGIO, &sa, NULL) ||
+	    fcntl(fd, F_SETOWN, getpid()) || fcntl(fd, F_SETSIG, SIGIO))
+		return -1;
+	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC);
+}
+
+/* O_ASYNC: a signal per overflow, with POLL_IN, and POLL_HUP at REFRESH's end. */
+TEST(sigio_on_overflow)
+{
 	struct perf_event_attr attr;
 	struct perf_map m;
 	int fd;
 
-	sigaction(SIGIO, &sa, NULL);
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP;
@@ -147,9 +156,7 @@ TEST(sigio_on_overflow)
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE), 0);
-	ASSERT_EQ(fcntl(fd, F_SETOWN, getpid()), 0);
-	ASSERT_EQ(fcntl(fd, F_SETSIG, SIGIO), 0);
-	ASSERT_EQ(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC), 0);
+	ASSERT_EQ(sigio_to_self(fd), 0);
 
 	__atomic_store_n(&sigio_count, 0, __ATOMIC_RELAXED);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
@@ -174,13 +181,10 @@ TEST(sigio_on_overflow)
  */
 TEST(sigio_without_ring)
 {
-	struct sigaction sa = { .sa_sigaction = on_sigio,
-				.sa_flags = SA_SIGINFO };
 	struct perf_event_attr attr;
 	uint64_t val[2];
 	int fd;
 
-	sigaction(SIGIO, &sa, NULL);
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -189,9 +193,7 @@ TEST(sigio_without_ring)
 	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(fcntl(fd, F_SETOWN, getpid()), 0);
-	ASSERT_EQ(fcntl(fd, F_SETSIG, SIGIO), 0);
-	ASSERT_EQ(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC), 0);
+	ASSERT_EQ(sigio_to_self(fd), 0);
 
 	__atomic_store_n(&sigio_count, 0, __ATOMIC_RELAXED);
 	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
