@@ -489,7 +489,7 @@ static int sample_output(struct perf_event *event,
 	 * No buffer to write to (none mapped, or one without data pages):
 	 * the sample would be dropped uncounted, so it is not gathered.
 	 */
-	if (!perf_output_has_room(event)) {
+	if (!perf_output_has_buffer(event)) {
 		ret = -ENOSPC;
 		goto out;
 	}

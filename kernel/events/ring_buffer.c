@@ -235,7 +235,7 @@ out:
  * Whether records of @event have data pages to go to, under RCU: where
  * not, perf_output_begin() fails without counting a loss.
  */
-bool perf_output_has_room(struct perf_event *event)
+bool perf_output_has_buffer(struct perf_event *event)
 {
 	struct perf_buffer *rb = rcu_dereference((event->parent ?: event)->rb);
 
