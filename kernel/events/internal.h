@@ -343,7 +343,10 @@ void perf_rb_attach(struct perf_event *event, struct perf_buffer *rb);
 void perf_rb_detach(struct perf_event *event);
 void perf_rb_wakeup(struct perf_buffer *rb);
 struct perf_buffer *perf_event_rb_get(struct perf_event *event);
-bool perf_output_has_buffer(struct perf_event *event);
+struct perf_buffer *perf_output_buffer(struct perf_event *event);
+int perf_output_begin_rb(struct perf_output_handle *handle,
+			 struct perf_event *event, struct perf_buffer *rb,
+			 unsigned int size, bool backward);
 unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
 				 perf_copy_f copy, const void *buf,
 				 unsigned int len);

@@ -475,6 +475,7 @@ static int sample_output(struct perf_event *event,
 	/* both are filled before use: not cleared, on this hot path */
 	struct perf_output_handle handle __uninitialized;
 	struct perf_event_header header __uninitialized;
+	struct perf_buffer *rb;
 	unsigned long flags;
 	int ret;
 
@@ -489,15 +490,14 @@ static int sample_output(struct perf_event *event,
 	 * No buffer to write to (none mapped, or one without data pages):
 	 * the sample would be dropped uncounted, so it is not gathered.
 	 */
-	if (!perf_output_has_buffer(event)) {
+	rb = perf_output_buffer(event);
+	if (!rb) {
 		ret = -ENOSPC;
 		goto out;
 	}
 	perf_prepare_sample(data, event, regs);
 	perf_prepare_header(&header, data, event, regs);
-	ret = backward ?
-		perf_output_begin_backward(&handle, data, event, header.size) :
-		perf_output_begin_forward(&handle, data, event, header.size);
+	ret = perf_output_begin_rb(&handle, event, rb, header.size, backward);
 	if (!ret) {
 		perf_output_sample(&handle, &header, data, event);
 		perf_output_end(&handle);

@@ -147,35 +147,35 @@ static void rb_want_wakeup(struct perf_output_handle *handle)
 }
 
 /*
- * Reserve @size bytes for a record of @event.  On success the caller
- * copies exactly @size bytes and calls perf_output_end().  Fails when the
- * event has no buffer, the buffer is paused or has no room; a record lost
- * for room or while paused is counted and reported by a PERF_RECORD_LOST
- * later.
+ * The buffer that records of @event go to (its parent's, for an inherited
+ * event), under RCU; NULL where there is none with data pages: records of
+ * such an event are dropped without counting a loss.
  */
-static int output_begin(struct perf_output_handle *handle,
-			struct perf_sample_data *data,
-			struct perf_event *event, unsigned int size,
-			bool backward)
+struct perf_buffer *perf_output_buffer(struct perf_event *event)
 {
-	struct perf_event *sampler = event;
-	struct perf_buffer *rb;
+	struct perf_buffer *rb = rcu_dereference((event->parent ?: event)->rb);
+
+	return rb && rb->nr_pages ? rb : NULL;
+}
+
+/*
+ * Reserve @size bytes in @rb, the buffer of @event, under RCU.  A record
+ * lost for room or while the buffer is paused is counted and reported by a
+ * PERF_RECORD_LOST later.
+ */
+static int output_reserve(struct perf_output_handle *handle,
+			  struct perf_event *event, struct perf_buffer *rb,
+			  unsigned int size, bool backward)
+{
+	/* the buffer's owner: the event, or the parent of an inherited one */
+	struct perf_event *owner = event->parent ?: event;
 	unsigned long tail, head, pos;
 	unsigned int lost_size = 0;
 	long lost;
 
-	rcu_read_lock();
-	/* inherited events write into their parent's buffer */
-	if (event->parent)
-		event = event->parent;
-	rb = rcu_dereference(event->rb);
-	if (!rb)
-		goto out;
 	handle->rb = rb;
-	handle->event = event;
+	handle->event = owner;
 	handle->wakeup = 0;
-	if (!rb->nr_pages)
-		goto out;
 	if (atomic_read(&rb->paused))
 		goto lost;
 
@@ -183,8 +183,8 @@ static int output_begin(struct perf_output_handle *handle,
 	lost = atomic_long_read(&rb->lost);
 	if (lost && !backward) {
 		lost_size = sizeof(struct perf_event_header) + 2 * sizeof(u64);
-		if (event->attr.sample_id_all)
-			lost_size += perf_sample_id_size(event);
+		if (owner->attr.sample_id_all)
+			lost_size += perf_sample_id_size(owner);
 	}
 	do {
 		pos = local_read(&rb->head);
@@ -216,7 +216,7 @@ static int output_begin(struct perf_output_handle *handle,
 	}
 	if (lost_size) {
 		lost = atomic_long_xchg(&rb->lost, 0);
-		perf_output_lost(handle, event, lost);
+		perf_output_lost(handle, owner, lost);
 	}
 	return 0;
 
@@ -225,21 +225,44 @@ fail:
 lost:
 	/* no room, or paused: for the LOST record and PERF_FORMAT_LOST */
 	atomic_long_inc(&rb->lost);
-	atomic64_inc(&sampler->lost_samples);
-out:
+	atomic64_inc(&event->lost_samples);
+	return -ENOSPC;
+}
+
+/*
+ * Reserve @size bytes for a record of @event.  On success the caller
+ * copies exactly @size bytes and calls perf_output_end(), which drops the
+ * RCU read lock taken here.  Fails when the event has no buffer, the
+ * buffer is paused or has no room.
+ */
+static int output_begin(struct perf_output_handle *handle,
+			struct perf_event *event, unsigned int size,
+			bool backward)
+{
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = perf_output_buffer(event);
+	if (rb && !output_reserve(handle, event, rb, size, backward))
+		return 0;
 	rcu_read_unlock();
 	return -ENOSPC;
 }
 
 /*
- * Whether records of @event have data pages to go to, under RCU: where
- * not, perf_output_begin() fails without counting a loss.
+ * output_begin() into @rb, which the caller found with perf_output_buffer()
+ * and holds under its own RCU read lock: one lookup for a sample's checks
+ * and its record.
  */
-bool perf_output_has_buffer(struct perf_event *event)
+int perf_output_begin_rb(struct perf_output_handle *handle,
+			 struct perf_event *event, struct perf_buffer *rb,
+			 unsigned int size, bool backward)
 {
-	struct perf_buffer *rb = rcu_dereference((event->parent ?: event)->rb);
-
-	return rb && rb->nr_pages;
+	rcu_read_lock();
+	if (!output_reserve(handle, event, rb, size, backward))
+		return 0;
+	rcu_read_unlock();
+	return -ENOSPC;
 }
 
 /* In the direction of the buffer's owner (the event or its parent). */
@@ -249,7 +272,7 @@ int perf_output_begin(struct perf_output_handle *handle,
 {
 	bool backward = (event->parent ?: event)->attr.write_backward;
 
-	return output_begin(handle, data, event, size, backward);
+	return output_begin(handle, event, size, backward);
 }
 
 /* For callers that know the direction: the default overflow handlers. */
@@ -257,14 +280,14 @@ int perf_output_begin_backward(struct perf_output_handle *handle,
 			       struct perf_sample_data *data,
 			       struct perf_event *event, unsigned int size)
 {
-	return output_begin(handle, data, event, size, true);
+	return output_begin(handle, event, size, true);
 }
 
 int perf_output_begin_forward(struct perf_output_handle *handle,
 			      struct perf_sample_data *data,
 			      struct perf_event *event, unsigned int size)
 {
-	return output_begin(handle, data, event, size, false);
+	return output_begin(handle, event, size, false);
 }
 
 static unsigned long copy_plain(void *dst, const void *src,
