@@ -243,6 +243,66 @@ static void observe_sample_bits(void)
 	}
 }
 
+/*
+ * The size of a page-fault sample under each sample bit whose part has a
+ * fixed size, alone and all together, with and without sample_id_all
+ * (which adds the identity fields to the other records, not to samples).
+ */
+static void sample_size(const char *key, uint64_t type, int id_all)
+{
+	char buf[8192];
+	struct perf_event_header *h;
+	struct perf_event_attr a;
+	struct perf_map m;
+	int fd, size = 0;
+
+	sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_type = type;
+	a.sample_id_all = id_all;
+	a.exclude_kernel = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0) {
+		say(key, "%s", res(fd));
+		return;
+	}
+	if (!perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE)) {
+		touch_pages(4);
+		while ((h = perf_map_next(&m, buf, sizeof(buf))))
+			if (h->type == PERF_RECORD_SAMPLE && !size)
+				size = h->size;
+		perf_map_close(&m);
+	}
+	close(fd);
+	say(key, "%d", size);
+}
+
+static void observe_sample_sizes(void)
+{
+	static const uint64_t fixed = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_READ |
+		PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+		PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_WEIGHT |
+		PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_IDENTIFIER |
+		PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |
+		PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
+		PERF_SAMPLE_CODE_PAGE_SIZE;
+	char key[128];
+	int i, id_all;
+
+	for (id_all = 0; id_all < 2; id_all++) {
+		for (i = 0; i < 64; i++) {
+			if (!(fixed & (1ULL << i)))
+				continue;
+			snprintf(key, sizeof(key),
+				 "records.sample_size.bit%02d.id_all%d", i, id_all);
+			sample_size(key, 1ULL << i, id_all);
+		}
+		snprintf(key, sizeof(key), "records.sample_size.all.id_all%d",
+			 id_all);
+		sample_size(key, fixed, id_all);
+	}
+}
+
 /* read() sizes of a two-event group under every read_format */
 static void observe_read_formats(void)
 {
@@ -2528,6 +2588,7 @@ int main(int argc, char **argv)
 	observe_sysctls();
 	observe_flags();
 	observe_sample_bits();
+	observe_sample_sizes();
 	observe_read_formats();
 	observe_types();
 	observe_targets();

@@ -23,7 +23,7 @@ export PERF_PAGER=cat
 cd /tmp || exit 1
 # a CPU-bound loop of bash, about a second of guest time
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
-echo 1..20
+echo 1..21
 
 # perf stat on a workload whose CPU time is spent in a child process:
 # task-clock is the workload's CPU time, as the workload's rusage says
@@ -70,6 +70,25 @@ rc=$?
 samples=$(perf script -i recg.data -F comm 2>/dev/null | grep -c bash)
 check "record_callgraph_report" "$(is "$rc == 0 && ${samples:-0} >= 100")" \
 	"report rc $rc, $samples samples"
+
+# perf record of a group sampled by its leader ('{a,b}:S'): each sample
+# of cpu-clock carries both counts (PERF_SAMPLE_READ of the group), from
+# which perf makes a task-clock sample too, the count since the last one
+perf record -q -e '{cpu-clock,task-clock}:S' -F 499 -o recS.data -- \
+	bash -c "$loop" > /dev/null 2>&1
+perf script -i recS.data -F event,period > scriptS.txt 2>/dev/null
+# "N_cpu PERIODS_cpu N_task PERIODS_task"
+read -r nc pc nt pt <<< "$(awk '{
+	ev = ""; p = 0
+	for (i = 1; i <= NF; i++)
+		if ($i ~ /-clock/) { ev = $i; sub(/:.*/, "", ev) }
+		else if ($i ~ /^[0-9]+$/) p = $i
+	if (ev != "") { n[ev]++; s[ev] += p }
+} END { print n["cpu-clock"] + 0, s["cpu-clock"] + 0,
+	    n["task-clock"] + 0, s["task-clock"] + 0 }' scriptS.txt)"
+check "record_group_leader_sampling" "$(is "${nc:-0} >= 100 && ${nt:-0} == ${nc:-0} && \
+	${pt:-0} >= 0.8 * ${pc:-0} && ${pt:-0} <= 1.25 * ${pc:-0}")" \
+	"cpu-clock $nc samples, $pc ns; task-clock $nt samples, $pt ns: $(head -c 200 scriptS.txt)"
 
 # the side-band records name the child: a COMM of bash after the exec
 perf script -i rec.data --show-task-events > tasks.txt 2>/dev/null

@@ -39,7 +39,7 @@ static u32 event_tid(struct perf_event *event, struct task_struct *task)
 	return task_pid_nr_ns(task, event->ns);
 }
 
-/* Bytes of the sample_id trailer for attr.sample_type. */
+/* Bytes of the identity fields (the sample_id trailer) of attr.sample_type. */
 int perf_sample_id_size(struct perf_event *event)
 {
 	u64 type = event->attr.sample_type;
@@ -60,12 +60,14 @@ int perf_sample_id_size(struct perf_event *event)
 	return size;
 }
 
-/* Sample fields of fixed size, after the header, but for READ. */
+/*
+ * Sample fields of fixed size that are not identity fields (those of the
+ * sample_id trailer, perf_sample_id_size()): the sample's fixed part is
+ * the two together, as perf_sample_data_size() adds them.
+ */
 static int sample_fixed_size(u64 type)
 {
-	static const u64 fixed = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-		PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
-		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+	static const u64 fixed = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
 		PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
 		PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |
 		PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
@@ -77,12 +79,15 @@ static int sample_fixed_size(u64 type)
 	return size;
 }
 
-/* Precompute the record sizes of @event; called once at allocation. */
+/*
+ * Precompute the record sizes of @event; called once at allocation.
+ * id_header_size is that of the identity fields whether or not other
+ * records carry them (attr.sample_id_all): samples always do.
+ */
 void perf_event_sizes_init(struct perf_event *event)
 {
 	event->header_size = sample_fixed_size(event->attr.sample_type);
-	event->id_header_size = event->attr.sample_id_all ?
-				perf_sample_id_size(event) : 0;
+	event->id_header_size = perf_sample_id_size(event);
 }
 
 /* Fill the identity fields of @data that @type asks for. */

@@ -137,6 +137,55 @@ TEST(sample_read_group)
 	close(lead);
 }
 
+/*
+ * sample_id_all puts the identity fields after the other records only:
+ * a sample has them once, in their places (perf record's group of
+ * '{a,b}:S', whose samples read the group).
+ */
+TEST(sample_id_all_not_on_samples)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	uint64_t buf[REC_MAX / 8], id_lead;
+	struct perf_event_header *h;
+	struct perf_event_attr attr;
+	struct perf_sample s;
+	struct perf_map m;
+	int lead, sib, n = 0;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = type;
+	attr.read_format = rf;
+	attr.sample_id_all = 1;
+	lead = open_attr(&attr, -1);
+	ASSERT_GE(lead, 0);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_type = type;
+	attr.read_format = rf;
+	attr.sample_id_all = 1;
+	sib = open_attr(&attr, lead);
+	ASSERT_GE(sib, 0);
+	ASSERT_EQ(ioctl(lead, PERF_EVENT_IOC_ID, &id_lead), 0);
+	ASSERT_EQ(perf_map_open(&m, lead, 8, PROT_READ | PROT_WRITE), 0);
+	touch_pages(8);
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf), PERF_RECORD_SAMPLE))) {
+		perf_sample_parse(h, type, rf, 2, &s);
+		/* 5 fixed words, nr and two entries of value, id, lost */
+		ASSERT_EQ(h->size, 8 + 5 * 8 + 7 * 8);
+		ASSERT_EQ((char *)s.end - (char *)h, h->size);
+		EXPECT_EQ(s.id, id_lead);
+		EXPECT_EQ(s.read[0], 2);
+		EXPECT_EQ(s.read[2], id_lead);
+		n++;
+	}
+	EXPECT_GE(n, 8);
+	perf_map_close(&m);
+	close(sib);
+	close(lead);
+}
+
 /* Non-sample records carry the sample_id trailer with sample_id_all. */
 TEST(sample_id_all_on_lost)
 {
