@@ -91,6 +91,35 @@ TEST(sample_fields)
 	close(fd);
 }
 
+/*
+ * A group of a page-fault leader sampling every @period faults and a
+ * task-clock member, both with @type, @rf and @id_all: the leader's fd
+ * and the member's in *@sib, or -1.
+ */
+static int open_fault_group(uint64_t period, uint64_t type, uint64_t rf,
+			    int id_all, int *sib)
+{
+	struct perf_event_attr attr;
+	int lead;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = period;
+	attr.sample_type = type;
+	attr.read_format = rf;
+	attr.sample_id_all = id_all;
+	lead = open_attr(&attr, -1);
+	if (lead < 0)
+		return -1;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_period = 0;
+	*sib = open_attr(&attr, lead);
+	if (*sib < 0) {
+		close(lead);
+		return -1;
+	}
+	return lead;
+}
+
 /* PERF_SAMPLE_READ with a group: the leader samples, all members read. */
 TEST(sample_read_group)
 {
@@ -100,21 +129,12 @@ TEST(sample_read_group)
 		      PERF_FORMAT_TOTAL_TIME_RUNNING;
 	uint64_t buf[REC_MAX / 8], id_lead, id_sib;
 	struct perf_event_header *h;
-	struct perf_event_attr attr;
 	struct perf_sample s;
 	struct perf_map m;
 	int lead, sib, n = 0;
 
-	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
-	attr.sample_period = 4;
-	attr.sample_type = type;
-	attr.read_format = rf;
-	lead = open_attr(&attr, -1);
+	lead = open_fault_group(4, type, rf, 0, &sib);
 	ASSERT_GE(lead, 0);
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
-	attr.read_format = rf;
-	sib = open_attr(&attr, lead);
-	ASSERT_GE(sib, 0);
 	ASSERT_EQ(ioctl(lead, PERF_EVENT_IOC_ID, &id_lead), 0);
 	ASSERT_EQ(ioctl(sib, PERF_EVENT_IOC_ID, &id_sib), 0);
 	ASSERT_EQ(perf_map_open(&m, lead, 8, PROT_READ | PROT_WRITE), 0);
@@ -149,24 +169,12 @@ TEST(sample_id_all_not_on_samples)
 	uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	uint64_t buf[REC_MAX / 8], id_lead;
 	struct perf_event_header *h;
-	struct perf_event_attr attr;
 	struct perf_sample s;
 	struct perf_map m;
 	int lead, sib, n = 0;
 
-	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
-	attr.sample_period = 1;
-	attr.sample_type = type;
-	attr.read_format = rf;
-	attr.sample_id_all = 1;
-	lead = open_attr(&attr, -1);
+	lead = open_fault_group(1, type, rf, 1, &sib);
 	ASSERT_GE(lead, 0);
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
-	attr.sample_type = type;
-	attr.read_format = rf;
-	attr.sample_id_all = 1;
-	sib = open_attr(&attr, lead);
-	ASSERT_GE(sib, 0);
 	ASSERT_EQ(ioctl(lead, PERF_EVENT_IOC_ID, &id_lead), 0);
 	ASSERT_EQ(perf_map_open(&m, lead, 8, PROT_READ | PROT_WRITE), 0);
 	touch_pages(8);
