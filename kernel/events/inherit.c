@@ -11,8 +11,12 @@
  * before any ctx->mutex; nobody takes a child_mutex while holding a
  * ctx->mutex.  A child holds a reference on its parent (parent->refcount),
  * so a parent outlives its children.  Whoever takes a child off its
- * parent's list, under child_mutex, frees it: the parent's release or the
- * child task's exit, never both.
+ * parent's list, under child_mutex, removes it from its context and puts
+ * the context's reference on it: the parent's release or the child task's
+ * exit, never both.  A fork holds a reference on each clone it makes until
+ * it is done with it (a leader's, until its members have joined it), and
+ * joins a member to its leader under the new context's mutex only while
+ * the leader is in the context.
  */
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -43,10 +47,36 @@ static struct perf_event *top_parent(struct perf_event *event)
 }
 
 /*
+ * Join @event, a clone not yet in its context, to @leader's group, if that
+ * is still in the context: a parent's release may have taken the leader's
+ * clone out meanwhile (the caller's reference keeps it in memory).  Returns
+ * 0, 1 if the leader is gone, or -errno.
+ */
+static int install_member(struct perf_event *event, struct perf_event *leader)
+{
+	struct perf_event_context *ctx = event->ctx;
+	int ret = 1;
+
+	mutex_lock(&ctx->mutex);
+	if (leader->attach_state & PERF_ATTACH_CONTEXT) {
+		/* a hardware member takes a software group to its PMU */
+		ret = perf_group_adopt(event);
+		if (!ret) {
+			event->attach_state |= PERF_ATTACH_CHILD;
+			perf_event_install_new(event);
+		}
+	}
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
+/*
  * Clone @parent (the top-level event) into @ctx of @child under @leader;
  * the clone starts off if the event it copies (@copied) is off, on if it
- * is on.  Returns
- * NULL if the parent is being released.
+ * is on.  Returns the clone with a reference for the caller (from the
+ * moment it is on its parent's list, the parent's release may take it
+ * away), NULL if the parent, or the leader's, is being released, or an
+ * ERR_PTR.
  */
 static struct perf_event *inherit_one(struct perf_event *parent,
 				      struct perf_event *copied,
@@ -78,24 +108,24 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 		perf_event_free(event);
 		return ERR_PTR(ret);
 	}
-	/* a hardware member takes a software group to its PMU, as above */
 	if (leader) {
-		mutex_lock(&ctx->mutex);
-		ret = perf_group_adopt(event);
-		mutex_unlock(&ctx->mutex);
+		ret = install_member(event, leader);
 		if (ret) {
 			perf_event_free(event);
-			return ERR_PTR(ret);
+			return ret < 0 ? ERR_PTR(ret) : NULL;
 		}
+	} else {
+		/* the child does not run yet: its context cannot be live */
+		event->attach_state |= PERF_ATTACH_CHILD;
+		perf_event_install_new(event);
 	}
-	/* the child does not run yet: its context cannot be live */
-	event->attach_state |= PERF_ATTACH_CHILD;
-	perf_event_install_new(event);
 
 	mutex_lock(&parent->child_mutex);
 	dying = parent->attach_state & PERF_ATTACH_DYING;
-	if (!dying)
+	if (!dying) {
+		atomic_long_inc(&event->refcount);	/* the caller's */
 		list_add_tail(&event->child_list, &parent->child_list);
+	}
 	mutex_unlock(&parent->child_mutex);
 	if (dying) {
 		mutex_lock(&ctx->mutex);
@@ -107,29 +137,41 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	return event;
 }
 
-/* Clone the collected events into @ctx, group by group. */
+/*
+ * Clone the collected events into @ctx, group by group.  A leader's clone
+ * is held until its members have joined it.
+ */
 static int inherit_items(struct inherit_item *items, int nr,
 			 struct perf_event_context *ctx,
 			 struct task_struct *child)
 {
 	struct perf_event *leader = NULL, *event;
-	int i;
+	int i, ret = 0;
 
 	for (i = 0; i < nr; i++) {
 		struct perf_event *copied = items[i].event;
 
-		if (items[i].leader)
+		if (items[i].leader) {
+			if (leader)
+				perf_event_put(leader);
 			leader = NULL;
-		else if (!leader)
+		} else if (!leader) {
 			continue;	/* its leader was not cloned */
+		}
 		event = inherit_one(top_parent(copied), copied, ctx, child,
 				    leader);
-		if (IS_ERR(event))
-			return PTR_ERR(event);
+		if (IS_ERR(event)) {
+			ret = PTR_ERR(event);
+			break;
+		}
 		if (items[i].leader)
 			leader = event;
+		else if (event)
+			perf_event_put(event);
 	}
-	return 0;
+	if (leader)
+		perf_event_put(leader);
+	return ret;
 }
 
 /*
@@ -282,7 +324,7 @@ void perf_inherit_exit(struct perf_event_context *ctx)
 			mutex_lock(&ctx->mutex);
 			perf_event_remove(event);
 			mutex_unlock(&ctx->mutex);
-			perf_event_free(event);
+			perf_event_put(event);
 		}
 		perf_event_put(parent);
 	}
@@ -309,7 +351,7 @@ void perf_inherit_release(struct perf_event *parent)
 		mutex_lock(&ctx->mutex);
 		perf_event_remove(event);
 		mutex_unlock(&ctx->mutex);
-		perf_event_free(event);
+		perf_event_put(event);
 	}
 }
 

@@ -507,11 +507,17 @@ TEST(leader_close_vs_sibling_read)
 
 /*
  * 5. The parent forks children, and starts a thread, that inherit its
- * events while another thread closes those events: every fork and close
- * succeeds and every child exits cleanly.
+ * events while another thread closes those events, a group's leader
+ * first: every fork and close succeeds and every child exits cleanly.
+ * (A fork clones a group's members after its leader: a close of the
+ * leader's parent in between must not leave members joined to a leader
+ * that is gone.)
  */
+#define INHERIT_MEMBERS		6
+#define INHERIT_FDS		(INHERIT_MEMBERS + 2)
+
 struct inherit_race {
-	int fd[3];
+	int fd[INHERIT_FDS];
 	int go;
 	int delay;
 	struct race_err err;
@@ -524,7 +530,7 @@ static void *event_closer(void *arg)
 
 	flag_wait(&r->go, 1);
 	spin(r->delay);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < INHERIT_FDS; i++)
 		RACE_CHECK(&r->err, close(r->fd[i]) == 0, i);
 	return NULL;
 }
@@ -551,12 +557,14 @@ TEST(inherit_vs_close)
 		if (r.fd[0] == -EACCES)
 			SKIP(return, "perf_event_open not permitted");
 		ASSERT_LE(0, r.fd[0]) TH_LOG("%s", strerror(-r.fd[0]));
-		r.fd[1] = open_ev(PERF_COUNT_SW_PAGE_FAULTS, 0, -1, r.fd[0], 1,
+		for (j = 1; j <= INHERIT_MEMBERS; j++) {
+			r.fd[j] = open_ev(PERF_COUNT_SW_PAGE_FAULTS, 0, -1,
+					  r.fd[0], 1, 0);
+			ASSERT_LE(0, r.fd[j]);
+		}
+		r.fd[j] = open_ev(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1, -1, 1,
 				  0);
-		ASSERT_LE(0, r.fd[1]);
-		r.fd[2] = open_ev(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1, -1, 1,
-				  0);
-		ASSERT_LE(0, r.fd[2]);
+		ASSERT_LE(0, r.fd[j]);
 		r.delay = jitter(round) * 8;
 
 		ASSERT_EQ(0, pthread_create(&closer, NULL, event_closer, &r));
@@ -567,7 +575,7 @@ TEST(inherit_vs_close)
 			if (pid[i] == 0) {
 				/* half drop their copies before they run */
 				if ((round + i) & 1)
-					for (j = 0; j < 3; j++)
+					for (j = 0; j < INHERIT_FDS; j++)
 						close(r.fd[j]);
 				touch_pages(1 + i);
 				_exit(0);
