@@ -259,8 +259,14 @@ static void sigtrap_queue(struct perf_event *event,
 			      data->addr : 0;
 	event->pending_work = 1;
 	atomic_long_inc(&event->refcount);
+	/*
+	 * No allocation for KASAN's record of the call: the overflow may
+	 * come from a tracepoint under a raw lock (hrtimer_start in the
+	 * hrtimer code, the scheduler's under the runqueue lock).
+	 */
 	if (task_work_add(current, &event->pending_task,
-			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
+			  in_nmi() ? TWA_NMI_CURRENT :
+				     TWA_RESUME | TWAF_NO_ALLOC)) {
 		event->pending_work = 0;
 		atomic_long_dec(&event->refcount);
 	}

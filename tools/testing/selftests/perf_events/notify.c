@@ -207,10 +207,6 @@ TEST(sigio_without_ring)
 	close(fd);
 }
 
-#ifndef TRAP_PERF
-#define TRAP_PERF	6
-#endif
-
 static int sigtrap_count, sigtrap_code, sigtrap_type;
 static uint64_t sigtrap_data;
 

@@ -323,6 +323,10 @@ static inline void child_wait(int go)
 		_exit(1);
 }
 
+#ifndef TRAP_PERF
+#define TRAP_PERF	6	/* si_code of a perf event's SIGTRAP */
+#endif
+
 /*
  * The perf fields of a SIGTRAP's siginfo (uapi asm-generic/siginfo.h:
  * _sigfault._perf), which older C libraries do not name: after si_addr,

@@ -641,6 +641,53 @@ static void on_sigio(int sig)
 {
 }
 
+static int tp_sigtraps, tp_sigtrap_type;
+
+static void on_tp_sigtrap(int sig, siginfo_t *info, void *uc)
+{
+	struct perf_siginfo *pi = (struct perf_siginfo *)info;
+
+	if (info->si_code != TRAP_PERF)
+		return;
+	__atomic_add_fetch(&tp_sigtraps, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&tp_sigtrap_type, pi->type, __ATOMIC_RELAXED);
+}
+
+/*
+ * attr.sigtrap on timer:hrtimer_start, which fires with the hrtimer base's
+ * raw lock held (a sleep arms one): the signal is queued from there, with
+ * nothing that may sleep or allocate, and arrives on the way to user space.
+ */
+TEST_F(tp, sigtrap_under_raw_lock)
+{
+	long id = trace_event_id("timer/hrtimer_start");
+	struct sigaction sa = { .sa_sigaction = on_tp_sigtrap,
+				.sa_flags = SA_SIGINFO }, old;
+	struct perf_event_attr attr;
+	int fd;
+
+	if (id < 0)
+		SKIP(return, "no timer:hrtimer_start trace event");
+	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, &old));
+	tp_attr(&attr, id);
+	attr.sample_period = 1;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.disabled = 1;
+	fd = tp_open(&attr, 0, -1);
+	ASSERT_GE(fd, 0);
+	__atomic_store_n(&tp_sigtraps, 0, __ATOMIC_RELAXED);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (int i = 0; i < 4; i++)
+		usleep(1000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_GE(__atomic_load_n(&tp_sigtraps, __ATOMIC_RELAXED), 4);
+	EXPECT_EQ(PERF_TYPE_TRACEPOINT,
+		  __atomic_load_n(&tp_sigtrap_type, __ATOMIC_RELAXED));
+	close(fd);
+	sigaction(SIGTRAP, &old, NULL);
+}
+
 /*
  * Sampled signal:signal_generate events whose fds send SIGIO on wakeup:
  * the SIGIO is itself a generated signal, so every wakeup could feed the
