@@ -176,8 +176,10 @@ static int inherit_items(struct inherit_item *items, int nr,
 
 /*
  * Take references on the inheritable events of @pctx, so that they can be
- * cloned after pctx->mutex is dropped (child_mutex nests outside it).
- * Returns the number of items, or -errno.
+ * cloned after pctx->mutex is dropped (child_mutex nests outside it): an
+ * inherited one may be taken out and put by its parent's release
+ * meanwhile, and it holds its parent.  Returns the number of items, or
+ * -errno.
  */
 static int collect_items(struct perf_event_context *pctx, u64 clone_flags,
 			 struct inherit_item **out)
@@ -201,7 +203,7 @@ static int collect_items(struct perf_event_context *pctx, u64 clone_flags,
 			items[nr++].event = sibling;
 	}
 	for (i = 0; i < nr; i++)
-		atomic_long_inc(&top_parent(items[i].event)->refcount);
+		atomic_long_inc(&items[i].event->refcount);
 	mutex_unlock(&pctx->mutex);
 	if (!nr)
 		kfree(items);
@@ -214,7 +216,7 @@ static void release_items(struct inherit_item *items, int nr)
 	int i;
 
 	for (i = 0; i < nr; i++)
-		perf_event_put(top_parent(items[i].event));
+		perf_event_put(items[i].event);
 	kfree(items);
 }
 
