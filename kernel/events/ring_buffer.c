@@ -184,7 +184,7 @@ static int output_reserve(struct perf_output_handle *handle,
 	if (lost && !backward) {
 		lost_size = sizeof(struct perf_event_header) + 2 * sizeof(u64);
 		if (owner->attr.sample_id_all)
-			lost_size += perf_sample_id_size(owner);
+			lost_size += owner->id_header_size;
 	}
 	do {
 		pos = local_read(&rb->head);
@@ -230,29 +230,12 @@ lost:
 }
 
 /*
- * Reserve @size bytes for a record of @event.  On success the caller
+ * Reserve @size bytes for a record of @event in @rb, the buffer that the
+ * caller found with perf_output_buffer() under its own RCU read lock (one
+ * lookup for a sample's checks and its record).  On success the caller
  * copies exactly @size bytes and calls perf_output_end(), which drops the
- * RCU read lock taken here.  Fails when the event has no buffer, the
- * buffer is paused or has no room.
- */
-static int output_begin(struct perf_output_handle *handle,
-			struct perf_event *event, unsigned int size,
-			bool backward)
-{
-	struct perf_buffer *rb;
-
-	rcu_read_lock();
-	rb = perf_output_buffer(event);
-	if (rb && !output_reserve(handle, event, rb, size, backward))
-		return 0;
-	rcu_read_unlock();
-	return -ENOSPC;
-}
-
-/*
- * output_begin() into @rb, which the caller found with perf_output_buffer()
- * and holds under its own RCU read lock: one lookup for a sample's checks
- * and its record.
+ * RCU read lock taken here.  Fails when the buffer is paused or has no
+ * room.
  */
 int perf_output_begin_rb(struct perf_output_handle *handle,
 			 struct perf_event *event, struct perf_buffer *rb,
@@ -263,6 +246,25 @@ int perf_output_begin_rb(struct perf_output_handle *handle,
 		return 0;
 	rcu_read_unlock();
 	return -ENOSPC;
+}
+
+/*
+ * perf_output_begin_rb() into the buffer of @event, looked up here: for
+ * callers that make no check of their own on the buffer first.
+ */
+static int output_begin(struct perf_output_handle *handle,
+			struct perf_event *event, unsigned int size,
+			bool backward)
+{
+	struct perf_buffer *rb;
+	int ret = -ENOSPC;
+
+	rcu_read_lock();
+	rb = perf_output_buffer(event);
+	if (rb)
+		ret = perf_output_begin_rb(handle, event, rb, size, backward);
+	rcu_read_unlock();
+	return ret;
 }
 
 /* In the direction of the buffer's owner (the event or its parent). */
