@@ -10,6 +10,8 @@
  *  - PERF_EVENT_IOC_SET_OUTPUT racing munmap() of the target's ring;
  *  - close of a group leader racing reads of its siblings and of itself;
  *  - fork() of children inheriting events racing the close of the events;
+ *  - fork() of a grandchild copying a child's inherited events racing the
+ *    close of their parents;
  *  - CPU 1 going offline and online under a per-CPU event and a task event
  *    bound to it, both being read, and opens on CPU 1 meanwhile;
  *  - overflows of sampling events racing PERF_EVENT_IOC_PERIOD, _REFRESH
@@ -596,6 +598,64 @@ TEST(inherit_vs_close)
 		ASSERT_EQ(0, r.err.line) TH_LOG("%s", race_err_str(&r.err));
 	}
 	/* no child left behind */
+	ASSERT_EQ(-1, waitpid(-1, NULL, WNOHANG));
+	ASSERT_EQ(ECHILD, errno);
+	TH_LOG("%d rounds in %llu ms", round, ms_since(start));
+}
+
+/*
+ * 5b. A child, which inherited many events and dropped its copies of their
+ * fds, forks a grandchild while the parent closes the events from the last
+ * to the first: the fork copies the child's clones one after the other,
+ * and the close of each one's parent takes the clone out of the child and
+ * frees it meanwhile.  The fork must hold what it copies: every fork and
+ * close succeeds and every child and grandchild exits cleanly.
+ */
+#define NESTED_EVENTS		128
+
+TEST(inherit_nested_vs_close)
+{
+	uint64_t start = now_ns();
+	int *ready = shared_flags();
+	int fd[NESTED_EVENTS];
+	int round, i, status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, ready);
+	for (round = 0; !race_over(start, round, 200); round++) {
+		flag_set(ready, 0);
+		for (i = 0; i < NESTED_EVENTS; i++) {
+			fd[i] = open_ev(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1,
+					-1, 1, 0);
+			if (fd[i] == -EACCES)
+				SKIP(return, "perf_event_open not permitted");
+			ASSERT_LE(0, fd[i]) TH_LOG("%s", strerror(-fd[i]));
+		}
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			pid_t grandchild;
+
+			for (i = 0; i < NESTED_EVENTS; i++)
+				close(fd[i]);
+			flag_set(ready, 1);
+			grandchild = fork();
+			if (grandchild < 0)
+				_exit(1);
+			if (grandchild == 0)
+				_exit(0);
+			if (waitpid(grandchild, &status, 0) != grandchild)
+				_exit(2);
+			_exit(WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 3);
+		}
+		flag_wait(ready, 1);
+		spin(jitter(round));
+		for (i = NESTED_EVENTS - 1; i >= 0; i--)
+			ASSERT_EQ(0, close(fd[i]));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_EQ(0, WEXITSTATUS(status));
+	}
 	ASSERT_EQ(-1, waitpid(-1, NULL, WNOHANG));
 	ASSERT_EQ(ECHILD, errno);
 	TH_LOG("%d rounds in %llu ms", round, ms_since(start));
