@@ -73,7 +73,10 @@ check "record_callgraph_report" "$(is "$rc == 0 && ${samples:-0} >= 100")" \
 
 # perf record of a group sampled by its leader ('{a,b}:S'): each sample
 # of cpu-clock carries both counts (PERF_SAMPLE_READ of the group), from
-# which perf makes a task-clock sample too, the count since the last one
+# which perf makes a task-clock sample too, the count since the last one.
+# perf makes none where that is 0: the x86_64 guest's clock (its TSC
+# marked unstable, local_clock() held within a tick) can read the same at
+# two samples, so up to two task-clock samples may be missing.
 perf record -q -e '{cpu-clock,task-clock}:S' -F 499 -o recS.data -- \
 	bash -c "$loop" > /dev/null 2>&1
 perf script -i recS.data -F event,period > scriptS.txt 2>/dev/null
@@ -86,7 +89,8 @@ read -r nc pc nt pt <<< "$(awk '{
 	if (ev != "") { n[ev]++; s[ev] += p }
 } END { print n["cpu-clock"] + 0, s["cpu-clock"] + 0,
 	    n["task-clock"] + 0, s["task-clock"] + 0 }' scriptS.txt)"
-check "record_group_leader_sampling" "$(is "${nc:-0} >= 100 && ${nt:-0} == ${nc:-0} && \
+check "record_group_leader_sampling" "$(is "${nc:-0} >= 100 && \
+	${nt:-0} <= ${nc:-0} && ${nt:-0} >= ${nc:-0} - 2 && \
 	${pt:-0} >= 0.8 * ${pc:-0} && ${pt:-0} <= 1.25 * ${pc:-0}")" \
 	"cpu-clock $nc samples, $pc ns; task-clock $nt samples, $pt ns: $(head -c 200 scriptS.txt)"
 
@@ -106,8 +110,10 @@ check "trace_summary" "$(is "$rc == 0 && ${calls:-0} >= 1")" \
 	"perf trace rc $rc, $calls syscall lines"
 
 # perf stat --for-each-cgroup on cgroup v2: two busy cgroups, each
-# counted apart by cgroup events (b runs twice a's loop; a quarter of the
-# loop above, which runs far slower under perf stat -a here, on stock too).
+# counted apart by cgroup events (b runs a's loop three times, so that
+# its count stays well above a's when a's run is slowed: on a debug kernel
+# once a 2.2 s, b with two loops 2.7 s; a quarter of the loop above, which
+# runs far slower under perf stat -a here, on stock too).
 # One after the other: under single-threaded TCG a vCPU runs faster while
 # the other idles, so loops run side by side would not take times in
 # proportion to their work.
@@ -117,7 +123,7 @@ cg=/sys/fs/cgroup
 echo +pids > $cg/cgroup.subtree_control 2>/dev/null
 mkdir -p $cg/smoke-a $cg/smoke-b
 two="(echo \$BASHPID > $cg/smoke-a/cgroup.procs; exec bash -c '$loop')
-     (echo \$BASHPID > $cg/smoke-b/cgroup.procs; exec bash -c '$loop; $loop')"
+     (echo \$BASHPID > $cg/smoke-b/cgroup.procs; exec bash -c '$loop; $loop; $loop')"
 perf stat -a -e cpu-clock --for-each-cgroup smoke-a,smoke-b -o statG.txt -- \
 	bash -c "$two" > /dev/null 2>&1
 ca=$(awk '/cpu-clock/ && /smoke-a/ { gsub(",", "", $1); print $1 }' statG.txt)
