@@ -76,7 +76,8 @@ check "record_callgraph_report" "$(is "$rc == 0 && ${samples:-0} >= 100")" \
 # which perf makes a task-clock sample too, the count since the last one.
 # perf makes none where that is 0: the x86_64 guest's clock (its TSC
 # marked unstable, local_clock() held within a tick) can read the same at
-# two samples, so up to two task-clock samples may be missing.
+# two samples, so a few task-clock samples may be missing (up to 1%: on
+# the debug kernels stock lost 5 of 3,161, the series 3 of 4,042).
 perf record -q -e '{cpu-clock,task-clock}:S' -F 499 -o recS.data -- \
 	bash -c "$loop" > /dev/null 2>&1
 perf script -i recS.data -F event,period > scriptS.txt 2>/dev/null
@@ -90,7 +91,7 @@ read -r nc pc nt pt <<< "$(awk '{
 } END { print n["cpu-clock"] + 0, s["cpu-clock"] + 0,
 	    n["task-clock"] + 0, s["task-clock"] + 0 }' scriptS.txt)"
 check "record_group_leader_sampling" "$(is "${nc:-0} >= 100 && \
-	${nt:-0} <= ${nc:-0} && ${nt:-0} >= ${nc:-0} - 2 && \
+	${nt:-0} <= ${nc:-0} && ${nt:-0} >= 0.99 * ${nc:-0} && \
 	${pt:-0} >= 0.8 * ${pc:-0} && ${pt:-0} <= 1.25 * ${pc:-0}")" \
 	"cpu-clock $nc samples, $pc ns; task-clock $nt samples, $pt ns: $(head -c 200 scriptS.txt)"
 
@@ -110,10 +111,12 @@ check "trace_summary" "$(is "$rc == 0 && ${calls:-0} >= 1")" \
 	"perf trace rc $rc, $calls syscall lines"
 
 # perf stat --for-each-cgroup on cgroup v2: two busy cgroups, each
-# counted apart by cgroup events (b runs a's loop three times, so that
-# its count stays well above a's when a's run is slowed: on a debug kernel
-# once a 2.2 s, b with two loops 2.7 s; a quarter of the loop above, which
-# runs far slower under perf stat -a here, on stock too).
+# counted apart by cgroup events (b runs a's loop three times; a quarter
+# of the loop above, which runs far slower under perf stat -a here, on
+# stock too).  On the debug kernels the first cgroup's count is often
+# inflated, on stock too (stock: a 2.6 s, b with three loops 3.1 s; the
+# series: a 2.2 s, b with two loops 2.7 s), so there b must only stay
+# above a by a tenth; elsewhere by 30%.
 # One after the other: under single-threaded TCG a vCPU runs faster while
 # the other idles, so loops run side by side would not take times in
 # proportion to their work.
@@ -129,7 +132,9 @@ perf stat -a -e cpu-clock --for-each-cgroup smoke-a,smoke-b -o statG.txt -- \
 ca=$(awk '/cpu-clock/ && /smoke-a/ { gsub(",", "", $1); print $1 }' statG.txt)
 cb=$(awk '/cpu-clock/ && /smoke-b/ { gsub(",", "", $1); print $1 }' statG.txt)
 echo "# stat_for_each_cgroup: $(grep cpu-clock statG.txt | tr -s ' \n' ' ')"
-check "stat_for_each_cgroup" "$(is "${ca:-0} >= 300 && ${cb:-0} >= 1.3 * ${ca:-0}")" \
+ratio=1.3
+[ -e /sys/kernel/debug/kmemleak ] && ratio=1.1
+check "stat_for_each_cgroup" "$(is "${ca:-0} >= 300 && ${cb:-0} >= $ratio * ${ca:-0}")" \
 	"cpu-clock smoke-a ${ca:-none} ms, smoke-b ${cb:-none} ms"
 
 # perf record --all-cgroups and perf report --sort cgroup: each sample
