@@ -282,4 +282,64 @@ TEST(slow_interrupts_lower_the_sample_rate)
 	EXPECT_EQ(0, write_int_file(pct_path, pct0));
 }
 
+/*
+ * Every interrupt of CPU 0 sampled by irq:irq_handler_entry, a wakeup a
+ * sample, while the cycle counter's overflow interrupts come on that CPU:
+ * each overflow interrupt's entry is sampled, and so is the entry of the
+ * irq_work IPI that runs the wakeup, about two samples an overflow (stock:
+ * 854 for 400 overflows).  An overflow handler that ran the queued wakeup
+ * itself would let that IPI find nothing queued: its entry's sample then
+ * queues a wakeup and raises the next IPI, and so on until the ring is
+ * full (for good with an overwritable ring or a SIGIO owner: the storm's
+ * arm64 hang).
+ */
+TEST(irq_entry_samples_vs_overflow_interrupts)
+{
+	const size_t ring_size = (1 + 64) * getpagesize();
+	struct perf_event_attr attr;
+	struct pmuv3_info pmu;
+	uint64_t irqs, overflows;
+	void *ring;
+	int tp, hw;
+	long id;
+
+	if (pmuv3_find(&pmu))
+		SKIP(return, "no PMUv3 PMU");
+	id = trace_event_id("irq/irq_handler_entry");
+	if (id < 0)
+		SKIP(return, "no irq:irq_handler_entry");
+	pin_to_cpu(0);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = id;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	attr.wakeup_events = 1;
+	tp = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (tp < 0 && errno == EACCES)
+		SKIP(return, "CPU-wide events need privileges");
+	ASSERT_LE(0, tp);
+	/* room for some 10000 samples */
+	ring = mmap(NULL, ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, tp, 0);
+	ASSERT_NE(MAP_FAILED, ring);
+
+	hw_attr(&attr, pmu.type, EV_CPU_CYCLES);
+	attr.sample_period = PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP;
+	hw = open_attr(&attr, -1);
+	ASSERT_LE(0, hw);
+	insn_loop(20 * LOOP);
+	overflows = read_count(hw) / PERIOD;
+	close(hw);
+	irqs = read_count(tp);
+	munmap(ring, ring_size);
+	close(tp);
+	TH_LOG("%llu interrupts of CPU 0 sampled, %llu overflows",
+	       (unsigned long long)irqs, (unsigned long long)overflows);
+	EXPECT_LE(400, overflows);
+	/* the timer's and other interrupts: a few dozen */
+	EXPECT_GT(3 * overflows + 200, irqs);
+}
+
 TEST_HARNESS_MAIN
