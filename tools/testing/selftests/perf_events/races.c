@@ -658,6 +658,7 @@ TEST(inherit_nested_vs_close)
 	}
 	ASSERT_EQ(-1, waitpid(-1, NULL, WNOHANG));
 	ASSERT_EQ(ECHILD, errno);
+	munmap(ready, sysconf(_SC_PAGESIZE));
 	TH_LOG("%d rounds in %llu ms", round, ms_since(start));
 }
 
