@@ -108,6 +108,8 @@ static __thread uint64_t rng;
 static struct slot slots[MAX_FDS];
 static long watched[4];		/* breakpoints watch it */
 static unsigned long calls, opened, mapped;
+/* when the storm started, for the guest time each worker took */
+static struct timespec storm_start;
 static char tag[128];		/* w0, or w0.50 in the child of call 50 */
 
 /* xorshift64*: the whole storm is a function of its seed */
@@ -756,6 +758,19 @@ static void tidy(int made)
 		prctl(PR_TASK_PERF_EVENTS_ENABLE);
 }
 
+/* What this worker did, and its seconds (guest time) since the start. */
+static void worker_report(int w)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	printf("# worker %d: %lu calls, %lu events opened, %lu rings mapped, %.1f s\n",
+	       w, calls, opened, mapped,
+	       (now.tv_sec - storm_start.tv_sec) +
+	       (now.tv_nsec - storm_start.tv_nsec) / 1e9);
+	fflush(stdout);
+}
+
 /* One worker: rounds of 200 calls until the deadline (or n calls). */
 static void worker(time_t deadline, unsigned long n)
 {
@@ -863,6 +878,7 @@ usage:
 	sigaction(SIGUSR1, &signal_action, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	deadline = time(NULL) + seconds;
+	clock_gettime(CLOCK_MONOTONIC, &storm_start);
 	printf("# storm: seed %llu, %d workers, %d s, %u PMU types, %u tracepoints\n",
 	       cfg.seed, workers, seconds, cfg.nr_types, cfg.nr_tps);
 	fflush(stdout);
@@ -870,8 +886,7 @@ usage:
 	if (only >= 0) {
 		cfg.worker = only;
 		worker(deadline, n);
-		printf("# worker %d: %lu calls, %lu events opened, %lu rings mapped\n",
-		       only, calls, opened, mapped);
+		worker_report(only);
 		return 0;
 	}
 	for (int w = 0; w < workers; w++) {
@@ -879,9 +894,7 @@ usage:
 			alarm(seconds + WORKER_GRACE);
 			cfg.worker = w;
 			worker(deadline, n);
-			printf("# worker %d: %lu calls, %lu events opened, %lu rings mapped\n",
-			       w, calls, opened, mapped);
-			fflush(stdout);
+			worker_report(w);
 			_exit(0);
 		}
 	}
