@@ -287,7 +287,7 @@ TEST(slow_interrupts_lower_the_sample_rate)
  * sample, while the cycle counter's overflow interrupts come on that CPU:
  * each overflow interrupt's entry is sampled, and so is the entry of the
  * irq_work IPI that runs the wakeup, about two samples an overflow (stock:
- * 854 for 400 overflows).  An overflow handler that ran the queued wakeup
+ * 852 for 416 overflows).  An overflow handler that ran the queued wakeup
  * itself would let that IPI find nothing queued: its entry's sample then
  * queues a wakeup and raises the next IPI, and so on until the ring is
  * full (for good with an overwritable ring or a SIGIO owner: the storm's
