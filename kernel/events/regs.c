@@ -6,7 +6,9 @@
  * perf_reg_value(), perf_reg_abi(), perf_get_regs_user()).
  *
  * Locking: none; this runs in the overflow path, maybe in NMI, on the CPU
- * of the sampled task, and reads its user stack without faulting.
+ * of the sampled task, and reads its user stack without faulting.  The
+ * stack pointer comes from user space: the dump stops at the end of the
+ * user address space and every copy is checked with access_ok().
  */
 #include <linux/perf_regs.h>
 #include <linux/sched/task_stack.h>
@@ -67,6 +69,21 @@ static void regs_user_fill(struct perf_regs *out, struct pt_regs *regs)
 }
 
 /*
+ * How much of a @want byte dump fits between the sampled user stack
+ * pointer and the end of the user address space.  The stack pointer is
+ * the user's to set: one that points into the kernel (or is not canonical)
+ * gets no dump at all, never a copy of what lies there.
+ */
+static u32 user_stack_room(struct pt_regs *regs, u32 want)
+{
+	unsigned long sp = user_stack_pointer(regs);
+
+	if (sp >= TASK_SIZE)
+		return 0;
+	return min_t(unsigned long, want, TASK_SIZE - sp);
+}
+
+/*
  * Gather the register and stack parts of a sample and add their sizes to
  * data->dyn_size; @used is the record size so far, which the stack dump
  * must not push past the u16 limit.
@@ -99,7 +116,8 @@ void perf_prepare_regs(struct perf_sample_data *data,
 
 		/* size, then the data and its dynamic size if there is any */
 		if (data->regs_user.regs) {
-			size = event->attr.sample_stack_user;
+			size = user_stack_room(data->regs_user.regs,
+					       event->attr.sample_stack_user);
 			if (used + size + sizeof(u64) > USHRT_MAX)
 				size = USHRT_MAX - used - sizeof(u64);
 			size = round_down(size, sizeof(u64));
@@ -129,13 +147,15 @@ static void output_regs(struct perf_output_handle *handle,
 	}
 }
 
+/* A chunk of the dump; what cannot be read is left to the caller. */
 static unsigned long copy_user_stack(void *dst, const void *src,
 				     unsigned long off, unsigned long len)
 {
-	if (!nmi_uaccess_okay())
+	const void __user *from = (const void __user *)src + off;
+
+	if (!nmi_uaccess_okay() || !access_ok(from, len))
 		return len;
-	return __copy_from_user_inatomic(dst, (const void __user *)src + off,
-					 len);
+	return __copy_from_user_inatomic(dst, from, len);
 }
 
 /*
