@@ -33,6 +33,7 @@
  * runs in the debug exception (NMI-like on x86): it counts and overflows
  * through the software event path, under the software recursion guard.
  */
+#include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/init.h>
@@ -240,8 +241,13 @@ bool hw_breakpoint_is_used(void)
 }
 
 /*
- * The arch's reading of @attr into @hw, plus the rule the arch leaves to
- * us: a breakpoint on a kernel address must count the kernel.
+ * The arch's reading of @attr into @hw, plus the rules the arch leaves to
+ * us: a breakpoint on a kernel address must count the kernel, and one set
+ * from user space needs CAP_SYS_ADMIN, whatever perf_event_paranoid says:
+ * its trap fires in the kernel, where a breakpoint on the trap's own path
+ * recurses.  The kernel's own users (kgdb, hw_breakpoint API callers) come
+ * with an overflow handler; an inherited copy was checked as its parent.
+ * Checked at open and at MODIFY_ATTRIBUTES alike.
  */
 static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
 		    struct arch_hw_breakpoint *hw)
@@ -251,8 +257,12 @@ static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
 	ret = hw_breakpoint_arch_parse(bp, attr, hw);
 	if (ret)
 		return ret;
-	if (arch_check_bp_in_kernelspace(hw) && attr->exclude_kernel)
+	if (!arch_check_bp_in_kernelspace(hw))
+		return 0;
+	if (attr->exclude_kernel)
 		return -EINVAL;
+	if (!bp->overflow_handler && !bp->parent && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	return 0;
 }
 
