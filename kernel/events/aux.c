@@ -250,7 +250,9 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 		goto unlock;
 	if (atomic_inc_not_zero(&rb->aux_mmap_count)) {
 		if (rb->aux_nr_pages != nr_pages) {
-			atomic_dec(&rb->aux_mmap_count);
+			/* the last munmap may have come in between */
+			if (atomic_dec_and_test(&rb->aux_mmap_count))
+				perf_aux_put(rb);
 			goto unlock;
 		}
 	} else {
@@ -267,7 +269,9 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	for (i = 0; i < nr_pages && !ret; i++)
 		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
 				     virt_to_page(rb->aux_pages[i]));
-	/* on failure the core unmaps the vma, which calls aux_vm_close() */
+	/* the core frees the vma without ->close(): undo it here */
+	if (ret)
+		aux_vm_close(vma);
 unlock:
 	mutex_unlock(&event->mmap_mutex);
 	return ret;

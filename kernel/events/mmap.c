@@ -137,18 +137,15 @@ static void perf_vm_open(struct vm_area_struct *vma)
 }
 
 /*
- * A mapping goes away.  When it was the buffer's last, every event that
- * writes into the buffer (its owner and those redirected to it) loses its
- * output, and the pages are uncharged.
+ * A mapping of @event's buffer goes away.  When it was the buffer's last,
+ * every event that writes into the buffer (its owner and those redirected
+ * to it) loses its output, and the pages are uncharged.
  */
-static void perf_vm_close(struct vm_area_struct *vma)
+static void buffer_unmap(struct perf_event *event)
 {
-	struct perf_event *event = vma_event(vma);
 	struct perf_buffer *rb = event->rb;
 	struct perf_event *writer;
 
-	if (event->pmu->event_unmapped)
-		event->pmu->event_unmapped(event, vma->vm_mm);
 	mutex_lock(&event->mmap_mutex);
 	atomic_dec(&event->mmap_count);
 	if (!atomic_dec_and_test(&rb->mmap_count)) {
@@ -178,6 +175,15 @@ static void perf_vm_close(struct vm_area_struct *vma)
 	perf_rb_put(rb);	/* ours */
 }
 
+static void perf_vm_close(struct vm_area_struct *vma)
+{
+	struct perf_event *event = vma_event(vma);
+
+	if (event->pmu->event_unmapped)
+		event->pmu->event_unmapped(event, vma->vm_mm);
+	buffer_unmap(event);
+}
+
 /* Every page is mapped up front: a fault is outside the buffer. */
 vm_fault_t perf_vm_sigbus(struct vm_fault *vmf)
 {
@@ -197,22 +203,28 @@ static const struct vm_operations_struct perf_vm_ops = {
 	.may_split	= perf_vm_no_split,
 };
 
-/* A new buffer for @event, charged and attached; mmap_mutex held. */
+/*
+ * A new buffer for @event, charged and attached; mmap_mutex held.  The
+ * pages are charged before any is allocated: a mapping over the caller's
+ * limit must not get to fill memory first.
+ */
 static int mmap_new_buffer(struct perf_event *event,
 			   struct vm_area_struct *vma, int nr_pages)
 {
 	struct perf_buffer *rb;
 	long watermark = event->attr.watermark ? event->attr.wakeup_watermark : 0;
+	struct perf_mlock charge;
 	int ret;
 
-	rb = perf_rb_alloc(nr_pages, watermark, !(vma->vm_flags & VM_WRITE));
-	if (!rb)
-		return -ENOMEM;
-	ret = perf_mlock_charge(&rb->charge, vma->vm_mm, nr_pages + 1);
-	if (ret) {
-		perf_rb_put(rb);
+	ret = perf_mlock_charge(&charge, vma->vm_mm, nr_pages + 1);
+	if (ret)
 		return ret;
+	rb = perf_rb_alloc(nr_pages, watermark, !(vma->vm_flags & VM_WRITE));
+	if (!rb) {
+		perf_mlock_uncharge(&charge);
+		return -ENOMEM;
 	}
+	rb->charge = charge;
 	userpage_init(rb);
 	atomic_set(&rb->mmap_count, 1);
 	/* the mapping keeps the initial reference */
@@ -265,7 +277,8 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 	ret = remap_vmalloc_range(vma, rb->user_page, 0);
 	mutex_unlock(&event->mmap_mutex);
 	if (ret) {
-		/* the core unmaps it, which calls perf_vm_close() */
+		/* the core frees the vma without ->close(): undo it here */
+		buffer_unmap(event);
 		return ret;
 	}
 	if (event->pmu->event_mapped)
