@@ -274,14 +274,16 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 #define DRIVER_BITS	(ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS | \
 			 ARCH_PERFMON_EVENTSEL_INT | ARCH_PERFMON_EVENTSEL_ENABLE)
 
-/* the raw bits the user may set (SDM PERFEVTSEL, APM PERF_CTL) */
+/*
+ * The raw bits the user may set (SDM PERFEVTSEL, APM PERF_CTL).  Not
+ * PIN_CONTROL: the PMi pins are the platform's, not a counting event's.
+ */
 static u64 raw_valid(const struct x86_pmu_desc *desc)
 {
 	u64 valid = X86_RAW_EVENT_MASK | DRIVER_BITS;
 
 	if (desc->vendor == X86_PMU_AMD)
 		return valid | AMD64_EVENTSEL_EVENT;
-	valid |= ARCH_PERFMON_EVENTSEL_PIN_CONTROL;
 	/* AnyThread: versions 3 and later, until CPUID 0xA EDX[15] */
 	if (desc->version >= 3 && !desc->anythread_deprecated)
 		valid |= ARCH_PERFMON_EVENTSEL_ANY;
@@ -380,8 +382,9 @@ static int event_evsel(struct x86_core_pmu *core, struct perf_event *event,
  *
  * Return: 0; -ENOENT for an event that is not the core PMU's or that the
  * CPU cannot count; -EINVAL for a bad config, both host and guest
- * excluded on AMD, or a group that can never fit; -EOPNOTSUPP for
- * precise_ip or a branch stack (no PEBS, LBR or IBS here).
+ * excluded on AMD, or a group that can never fit; -EACCES for AnyThread
+ * without the right to watch the whole CPU; -EOPNOTSUPP for precise_ip
+ * or a branch stack (no PEBS, LBR or IBS here).
  */
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
@@ -393,6 +396,15 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	ret = event_evsel(core, event, &evsel);
 	if (ret)
 		return ret;
+	/*
+	 * AnyThread counts the sibling hyperthread too, whoever runs there:
+	 * what a CPU-wide event may see, so it takes the same right.
+	 */
+	if (evsel & ARCH_PERFMON_EVENTSEL_ANY) {
+		ret = perf_allow_cpu();
+		if (ret)
+			return ret;
+	}
 	if (attr->precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
 	if (core->desc.vendor == X86_PMU_AMD && attr->exclude_host &&
