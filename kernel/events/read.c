@@ -41,6 +41,43 @@ int perf_read_size(struct perf_event *event)
 	return read_bytes(format, 1);
 }
 
+/* Whether @event's read and sample still fit with @nr events in its group. */
+static bool group_member_fits(struct perf_event *event, int nr)
+{
+	u64 format = event->attr.read_format;
+	int size;
+
+	size = read_bytes(format, format & PERF_FORMAT_GROUP ? nr : 1);
+	size += event->header_size + event->id_header_size +
+		sizeof(struct perf_event_header);
+	return size < PERF_GROUP_RECORD_MAX;
+}
+
+/**
+ * perf_group_size_check - may @event join its group?
+ * @event: a new member, attached but not installed yet
+ *
+ * A group's read() and every PERF_SAMPLE_READ sample carry all its
+ * members, in a record whose size is a u16.  Each member, the new one
+ * included, must keep its read and sample sizes under the bound with the
+ * group one larger.  Caller holds ctx->mutex, which fixes the group.
+ *
+ * Return: 0, or -E2BIG.
+ */
+int perf_group_size_check(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *member;
+	int nr = leader->nr_siblings + 2;
+
+	lockdep_assert_held(&event->ctx->mutex);
+	if (!group_member_fits(event, nr) || !group_member_fits(leader, nr))
+		return -E2BIG;
+	for_each_sibling_event(member, leader)
+		if (!group_member_fits(member, nr))
+			return -E2BIG;
+	return 0;
+}
+
 static void update_one(struct perf_event *event, bool live)
 {
 	if (live && event->state == PERF_EVENT_STATE_ACTIVE &&

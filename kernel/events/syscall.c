@@ -11,6 +11,7 @@
 #include <kunit/visibility.h>
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
+#include <linux/compat.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/poll.h>
@@ -209,6 +210,14 @@ static int perf_open_access(struct perf_event_attr *attr)
 	}
 	if (attr->namespaces && !perfmon_capable())
 		return -EACCES;
+	/* branches taken in the kernel or hypervisor: their addresses */
+	if ((attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	    (attr->branch_sample_type &
+	     (PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV))) {
+		ret = perf_allow_kernel();
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -371,12 +380,54 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	}
 }
 
+#ifdef CONFIG_COMPAT
+/*
+ * A 32-bit caller's ioctl numbers.  Four of them encode the size of a
+ * pointer (_IOR/_IOW of a pointer type): the 32-bit program's number says
+ * 4 bytes where ours says 8.  Their argument, like that of PERIOD, is a
+ * user pointer; SET_OUTPUT's is an int, whose -1 must stay -1.
+ */
+static const unsigned int perf_ioctl_ptr_cmds[] = {
+	PERF_EVENT_IOC_ID, PERF_EVENT_IOC_SET_FILTER,
+	PERF_EVENT_IOC_QUERY_BPF, PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
+};
+
+static long perf_compat_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	unsigned int i, native;
+
+	for (i = 0; i < ARRAY_SIZE(perf_ioctl_ptr_cmds); i++) {
+		native = perf_ioctl_ptr_cmds[i];
+		if (cmd == _IOC(_IOC_DIR(native), _IOC_TYPE(native),
+				_IOC_NR(native), sizeof(compat_uptr_t))) {
+			cmd = native;
+			break;
+		}
+	}
+	switch (cmd) {
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		return perf_ioctl(file, cmd, (unsigned long)(long)(int)arg);
+	case PERF_EVENT_IOC_PERIOD:
+	case PERF_EVENT_IOC_ID:
+	case PERF_EVENT_IOC_SET_FILTER:
+	case PERF_EVENT_IOC_QUERY_BPF:
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return perf_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+	default:
+		return perf_ioctl(file, cmd, arg);
+	}
+}
+#else
+#define perf_compat_ioctl	NULL
+#endif
+
 const struct file_operations perf_fops = {
 	.release	= perf_release,
 	.read		= perf_read,
 	.poll		= perf_poll,
 	.unlocked_ioctl	= perf_ioctl,
-	.compat_ioctl	= perf_ioctl,
+	.compat_ioctl	= perf_compat_ioctl,
 	.mmap		= perf_event_mmap_fop,
 	.fasync		= perf_fasync,
 };
@@ -439,23 +490,28 @@ static struct task_struct *open_target_task(pid_t pid)
 /*
  * May the caller monitor @task with @event?  Reading it takes ptrace read
  * rights or CAP_PERFMON; sending it SIGTRAPs (attr.sigtrap) takes the
- * right to attach, CAP_PERFMON or not (as stock).
+ * right to attach, or CAP_PERFMON together with CAP_KILL.
+ *
+ * Called with the task's exec_update_lock held for reading, and that lock
+ * is kept until the event is installed: an exec that changes the task's
+ * credentials (setuid) either comes first, and is what the check sees, or
+ * waits, and then finds the event in place (perf_event_exec()).
  */
 static int open_check_task(struct perf_event *event, struct task_struct *task)
 {
 	unsigned int mode = PTRACE_MODE_READ_REALCREDS;
-	int ret;
 
+	if (perfmon_capable() && (!event->attr.sigtrap || capable(CAP_KILL)))
+		return 0;
 	if (event->attr.sigtrap)
 		mode = PTRACE_MODE_ATTACH_REALCREDS;
-	else if (perfmon_capable())
-		return 0;
-	ret = down_read_interruptible(&task->signal->exec_update_lock);
-	if (ret)
-		return ret;
-	ret = ptrace_may_access(task, mode) ? 0 : -EACCES;
-	up_read(&task->signal->exec_update_lock);
-	return ret;
+	return ptrace_may_access(task, mode) ? 0 : -EACCES;
+}
+
+/* Clocks that an NMI may read whenever it lands; the others may deadlock. */
+static bool perf_clock_nmi_safe(clockid_t id)
+{
+	return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW;
 }
 
 /* The context for a new event: of @task, or of @cpu. */
@@ -480,7 +536,28 @@ struct perf_open {
 	struct perf_event *output;	/* PERF_FLAG_FD_OUTPUT */
 	struct perf_event *event;
 	struct perf_event_context *ctx;
+	struct rw_semaphore *exec_lock;	/* held from check to install */
 };
+
+/*
+ * Allocate the event.  A group member's PMU event_init runs with the
+ * leader's ctx->mutex held, so that the group it validates (the leader's
+ * sibling list) cannot change under it, and drivers may assert the lock.
+ */
+static struct perf_event *open_alloc(struct perf_open *o)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+
+	if (!o->leader)
+		return perf_event_alloc(&o->attr, o->cpu, o->task, NULL, NULL,
+					NULL);
+	ctx = perf_event_ctx_lock(o->leader);
+	event = perf_event_alloc(&o->attr, o->cpu, o->task, o->leader, NULL,
+				 NULL);
+	mutex_unlock(&ctx->mutex);
+	return event;
+}
 
 /* Everything of the open before the event is visible to anyone. */
 static int open_event(struct perf_open *o)
@@ -495,17 +572,26 @@ static int open_event(struct perf_open *o)
 			return ret;
 		}
 	}
-	o->event = perf_event_alloc(&o->attr, o->cpu, o->task, o->leader,
-				    NULL, NULL);
+	o->event = open_alloc(o);
 	if (IS_ERR(o->event)) {
 		ret = PTR_ERR(o->event);
 		o->event = NULL;
 		return ret;
 	}
+	/* a clock that is not NMI-safe only for PMUs that raise no NMI */
+	if (o->attr.use_clockid && !perf_clock_nmi_safe(o->attr.clockid) &&
+	    !(o->event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
+		return -EINVAL;
 	if (o->flags & PERF_FLAG_PID_CGROUP) {
 		ret = perf_cgroup_connect(o->event, o->pid);
 		if (ret)
 			return ret;
+	}
+	if (o->task) {
+		ret = down_read_interruptible(&o->task->signal->exec_update_lock);
+		if (ret)
+			return ret;
+		o->exec_lock = &o->task->signal->exec_update_lock;
 	}
 	/* as on stock, a CPU event's access is checked after its PMU's */
 	ret = o->task ? open_check_task(o->event, o->task) : perf_allow_cpu();
@@ -543,7 +629,7 @@ static int open_validate(struct perf_open *o)
 		return ret;
 	/* a cgroup event: pid is a cgroup directory's fd, cpu one CPU */
 	if ((o->flags & PERF_FLAG_PID_CGROUP) &&
-	    (!IS_ENABLED(CONFIG_CGROUP_PERF) || o->cpu == -1))
+	    (!IS_ENABLED(CONFIG_CGROUP_PERF) || o->cpu == -1 || o->pid == -1))
 		return -EINVAL;
 	/* a SIGTRAP goes to the task the event is on: there must be one */
 	if (o->attr.sigtrap &&
@@ -601,9 +687,14 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto out_event;
 	}
 	mutex_lock(&event->ctx->mutex);
-	if (o.leader && o.leader->state <= PERF_EVENT_STATE_EXIT)
+	/* the task exited since its context was found: nothing to watch */
+	if (o.task && READ_ONCE(event->ctx->task) == PERF_TASK_GONE)
 		ret = -ESRCH;
-	else
+	else if (o.leader && o.leader->state <= PERF_EVENT_STATE_EXIT)
+		ret = -ESRCH;
+	else if (o.leader)
+		ret = perf_group_size_check(event);
+	if (!ret)
 		ret = perf_exclusive_check(event, event->ctx);
 	if (ret) {
 		mutex_unlock(&event->ctx->mutex);
@@ -618,6 +709,8 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	}
 	perf_event_install(event);
 	mutex_unlock(&event->ctx->mutex);
+	if (o.exec_lock)
+		up_read(o.exec_lock);
 
 	event->owner = current;
 	mutex_lock(&current->perf_event_mutex);
@@ -636,6 +729,8 @@ out_event:
 	if (o.event)
 		perf_event_free(o.event);
 out_task:
+	if (o.exec_lock)
+		up_read(o.exec_lock);
 	if (o.task)
 		put_task_struct(o.task);
 	fdput(group);
