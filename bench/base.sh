@@ -5,7 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 
 PKGS="linux-source-6.12 qemu-system-x86 qemu-system-arm qemu-efi-aarch64
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static flex bison bc
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-i686-linux-gnu
+	libc6-dev-i386-cross busybox-static flex bison bc
 	libelf-dev libssl-dev cpio rsync xz-utils kmod manpages-dev python3-ply
 	secilc bpftrace
 	git make gcc"

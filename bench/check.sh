@@ -9,7 +9,7 @@
 kernel=$1 archs=$2 debug=${3:-0}
 ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 KVM_TESTS="pmuv3_kvm pmuv3_groups"
-LOCKDOWN_TESTS="security paranoid"
+LOCKDOWN_TESTS="security paranoid attacker attacker32"
 export TALLY=$BUILD/tally-$kernel
 # debug kernels (KASAN, lockdep, kmemleak) run the tests some 3 times slower
 [ "$debug" = 1 ] && export GUEST_TIMEOUT=${GUEST_TIMEOUT:-6300}

@@ -65,6 +65,14 @@ for f in "$ks"/perf_events/*.c; do
 	*) list="$list $name" ;;
 	esac
 done
+# the attacker's suite again as a 32-bit program on x86_64: the compat
+# entry points (IA32_EMULATION) take the same checks
+if [ "$arch" = x86_64 ]; then
+	i686-linux-gnu-gcc $cflags -o "$root/tests/attacker32" \
+		"$ks/perf_events/attacker.c" 2> "$out/attacker32.cc.log" ||
+		{ cat "$out/attacker32.cc.log" >&2; die "cannot build attacker32"; }
+	list="$list attacker32"
+fi
 "$ks/perf_events/selinux/policies.sh" "$root/tests/selinux" ||
 	die "cannot build the SELinux test policies (is secilc installed?)"
 # upstream: the base's perf_events selftests, prefixed "upstream-"; they

@@ -29,6 +29,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -2573,6 +2574,94 @@ static void observe_uprobe(void)
 		    uprobe_perm_child);
 }
 
+/*
+ * What a hostile caller meets (the attacker kselftest asserts the same):
+ * the clocks each PMU takes, and how large a group may grow.
+ */
+static void observe_security(void)
+{
+	static const int clocks[] = { CLOCK_REALTIME, CLOCK_MONOTONIC,
+				      CLOCK_MONOTONIC_RAW, CLOCK_BOOTTIME,
+				      CLOCK_TAI };
+	static const uint64_t formats[] = {
+		PERF_FORMAT_GROUP,
+		PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST,
+		PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_LOST,
+		PERF_FORMAT_ID,
+	};
+	static const uint64_t types[] = {
+		0, PERF_SAMPLE_READ,
+		PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+			PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ,
+	};
+	struct rlimit rl = { 8192, 8192 };
+	struct perf_event_attr a;
+	unsigned int i, j;
+	char key[96];
+	int fds[1200];
+
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		a.use_clockid = 1;
+		a.clockid = clocks[i];
+		snprintf(key, sizeof(key), "security.clock.software.%d",
+			 clocks[i]);
+		try_open(key, &a, 0, -1, -1, 0);
+		if (tp_sched_switch > 0) {
+			a.type = PERF_TYPE_TRACEPOINT;
+			a.config = tp_sched_switch;
+			snprintf(key, sizeof(key),
+				 "security.clock.tracepoint.%d", clocks[i]);
+			try_open(key, &a, 0, -1, -1, 0);
+		}
+		bp_attr(&a);
+		a.use_clockid = 1;
+		a.clockid = clocks[i];
+		snprintf(key, sizeof(key), "security.clock.breakpoint.%d",
+			 clocks[i]);
+		try_open(key, &a, 0, -1, -1, 0);
+		hw_attr(&a);
+		a.use_clockid = 1;
+		a.clockid = clocks[i];
+		snprintf(key, sizeof(key), "security.clock.cycles.%d",
+			 clocks[i]);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	try_open("security.cgroup_flag.pid_minus_1", &a, -1, 0, -1,
+		 PERF_FLAG_PID_CGROUP);
+
+	setrlimit(RLIMIT_NOFILE, &rl);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		for (j = 0; j < ARRAY_SIZE(types); j++) {
+			int n = 0, ret = 0, k;
+
+			sw(&a, PERF_COUNT_SW_DUMMY);
+			a.read_format = formats[i];
+			a.sample_type = types[j];
+			fds[0] = sys_open(&a, 0, -1, -1, 0);
+			if (fds[0] < 0)
+				continue;
+			while (n + 1 < (int)ARRAY_SIZE(fds)) {
+				ret = sys_open(&a, 0, -1, fds[0], 0);
+				if (ret < 0)
+					break;
+				fds[++n] = ret;
+			}
+			snprintf(key, sizeof(key),
+				 "security.group_max.format%#llx.type%#llx",
+				 (unsigned long long)formats[i],
+				 (unsigned long long)types[j]);
+			say(key, "%d %s", n, res(ret < 0 ? ret : 0));
+			for (k = 0; k <= n; k++)
+				close(fds[k]);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long rate;
@@ -2606,6 +2695,7 @@ int main(int argc, char **argv)
 	observe_kprobe_pmu();
 	observe_uprobe();
 	observe_bpf();
+	observe_security();
 	observe_sysfs();
 	observe_sysctl_writes();
 	write_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", rate);

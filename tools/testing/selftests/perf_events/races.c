@@ -15,7 +15,9 @@
  *  - CPU 1 going offline and online under a per-CPU event and a task event
  *    bound to it, both being read, and opens on CPU 1 meanwhile;
  *  - overflows of sampling events racing PERF_EVENT_IOC_PERIOD, _REFRESH
- *    and _RESET from another thread.
+ *    and _RESET from another thread;
+ *  - the open of a group member (whose PMU validates the group in its
+ *    event_init) racing the close of other members and of the leader.
  *
  * Only what does not depend on the interleaving is asserted: the calls
  * succeed (or fail with the errno stock gives), reads have their full size,
@@ -934,6 +936,110 @@ TEST(period_refresh_vs_overflow)
 	ASSERT_LT(0, samples[0]);
 	TH_LOG("%ld ioctl rounds; samples %ld %ld %ld; %llu ms", r.calls,
 	       samples[0], samples[1], samples[2], ms_since(start));
+}
+
+/*
+ * 9. One thread opens members into a group while another closes members
+ * and, now and then, the leader.  A member's PMU may walk the group in
+ * its event_init (a hardware PMU checks that the group fits its
+ * counters): that runs under the leader's context mutex, so a member
+ * freed meanwhile is never seen.  The leader is a software event and,
+ * where a PMU exists, every other member a hardware one: the group moves
+ * to the hardware PMU's context while members go (the class of
+ * CVE-2016-6786, CVE-2016-6787, CVE-2017-6001 and CVE-2022-1729).
+ */
+#define MEMBER_SLOTS	8
+
+struct member_race {
+	int leader;
+	int slot[MEMBER_SLOTS];
+	int stop;
+	long closes;
+};
+
+static void *member_closer(void *arg)
+{
+	struct member_race *r = arg;
+	unsigned int i = 0;
+	int fd;
+
+	while (!flag_get(&r->stop)) {
+		fd = __atomic_exchange_n(&r->slot[i++ % MEMBER_SLOTS], -1,
+					 __ATOMIC_ACQ_REL);
+		if (fd >= 0) {
+			close(fd);
+			r->closes++;
+		}
+		spin(jitter(i) / 4);
+	}
+	return NULL;
+}
+
+static int open_member(int group, bool hw)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	if (hw) {
+		attr.type = PERF_TYPE_HARDWARE;
+		attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	}
+	fd = sys_perf_event_open(&attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+TEST(member_open_vs_close)
+{
+	uint64_t start = now_ns();
+	struct member_race r;
+	pthread_t thread;
+	int round, fd, i, opened = 0;
+	bool hw;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < MEMBER_SLOTS; i++)
+		r.slot[i] = -1;
+	fd = open_member(-1, true);
+	hw = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	r.leader = open_member(-1, false);
+	if (r.leader == -EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, r.leader);
+	ASSERT_EQ(0, pthread_create(&thread, NULL, member_closer, &r));
+	for (round = 0; !race_over(start, round, 20000); round++) {
+		if (round % 64 == 63) {
+			close(r.leader);
+			r.leader = open_member(-1, false);
+			ASSERT_LE(0, r.leader);
+		}
+		fd = open_member(r.leader, hw && (round & 1));
+		/* ENOSPC: a hardware group past the counters */
+		if (fd == -ENOSPC || fd == -EINVAL)
+			continue;
+		ASSERT_TRUE(fd >= 0 || fd == -ESRCH || fd == -EBADF)
+			TH_LOG("open: %s", strerror(-fd));
+		if (fd < 0)
+			continue;
+		opened++;
+		fd = __atomic_exchange_n(&r.slot[round % MEMBER_SLOTS], fd,
+					 __ATOMIC_ACQ_REL);
+		if (fd >= 0)
+			close(fd);
+	}
+	flag_set(&r.stop, 1);
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	for (i = 0; i < MEMBER_SLOTS; i++)
+		if (r.slot[i] >= 0)
+			close(r.slot[i]);
+	close(r.leader);
+	TH_LOG("%d rounds, %d members opened, %ld closed by the other thread",
+	       round, opened, r.closes);
+	TH_LOG("%s members, %llu ms", hw ? "hardware" : "software",
+	       ms_since(start));
+	ASSERT_LT(0, opened);
 }
 
 TEST_HARNESS_MAIN
