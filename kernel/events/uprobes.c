@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Uprobes: breakpoints on an instruction of a file, wherever the file is
- * mapped executable, with handlers run in the task that hits them.
+ * mapped privately and read-only in a way that may run it (see
+ * vma_takes_probes()), with handlers run in the task that hits them.
  *
  * A uprobe is an (inode, offset) pair with its consumers.  Registering the
  * first consumer writes the architecture's breakpoint instruction over the
@@ -221,10 +222,19 @@ static bool vma_is_probeable(struct vm_area_struct *vma)
 	       !(vma->vm_flags & (VM_HUGETLB | VM_MAYSHARE | VM_IO));
 }
 
-/* ... and where a new breakpoint goes: executable too */
+/*
+ * ... and where a new breakpoint goes: a mapping that may run the text,
+ * now or after an mprotect(PROT_EXEC) (VM_MAYEXEC), and that is not
+ * writable.  The mapping need not be executable yet: mprotect() changes
+ * the flags of a mapping it does not split without telling us, and where
+ * it splits one, uprobe_mmap() sees the pieces before their new flags.
+ * A writable private mapping is left alone: its text may be the
+ * program's own to change (and the breakpoint would be its data).
+ */
 static bool vma_takes_probes(struct vm_area_struct *vma)
 {
-	return vma_is_probeable(vma) && (vma->vm_flags & VM_EXEC);
+	return vma_is_probeable(vma) &&
+	       (vma->vm_flags & (VM_WRITE | VM_MAYEXEC)) == VM_MAYEXEC;
 }
 
 static loff_t vma_file_start(struct vm_area_struct *vma)
@@ -788,7 +798,7 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 
 	if (!test_bit(MMF_HAS_UPROBES, &mm->flags) ||
 	    test_bit(MMF_RECALC_UPROBES, &mm->flags) ||
-	    !vma_takes_probes(vma))
+	    !vma_is_probeable(vma))
 		return;
 	if (vma_has_uprobes(vma, start, end))
 		set_bit(MMF_RECALC_UPROBES, &mm->flags);
@@ -801,8 +811,9 @@ static void recalc_has_uprobes(struct mm_struct *mm)
 
 	VMA_ITERATOR(vmi, mm, 0);
 
+	/* a mapping made writable since may still have its breakpoints */
 	for_each_vma(vmi, vma) {
-		if (vma_takes_probes(vma) &&
+		if (vma_is_probeable(vma) &&
 		    vma_has_uprobes(vma, vma->vm_start, vma->vm_end))
 			return;
 	}

@@ -509,6 +509,84 @@ TEST_F(uprobe, shared_mapping_not_probed)
 }
 
 /*
+ * A private mapping of the file made readable only, then executable with
+ * mprotect(), whole or its first page only (a split of the mapping), the
+ * probe made before the mapping and after it: every call counts.
+ */
+TEST_F(uprobe, mprotect_exec)
+{
+	long page = getpagesize();
+	char path[64];
+	int file = code_file(path, sizeof(path));
+
+	ASSERT_LE(0, file);
+	for (int i = 0; i < 4; i++) {
+		int before = i & 1, split = i >> 1, fd = -1;
+		size_t len = (split ? 2 : 1) * page;
+		void *p;
+
+		if (before)
+			fd = open_uprobe(self->type, path, 0, 0);
+		p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, file, 0);
+		ASSERT_NE(MAP_FAILED, p);
+		if (!before)
+			fd = open_uprobe(self->type, path, 0, 0);
+		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+		ASSERT_EQ(0, mprotect(p, page, PROT_READ | PROT_EXEC));
+		enable(fd);
+		for (int c = 0; c < CALLS; c++)
+			EXPECT_EQ(42, ((code_fn)p)());
+		disable(fd);
+		EXPECT_EQ(CALLS, read_count(fd))
+			TH_LOG("probe %s the mapping, %s mapping made executable",
+			       before ? "before" : "after",
+			       split ? "part of the" : "the whole");
+		close(fd);
+		EXPECT_EQ(0, memcmp(p, code42, sizeof(code42)));
+		munmap(p, len);
+	}
+	close(file);
+	unlink(path);
+}
+
+/*
+ * A writable private mapping of the file, even executable, is not probed
+ * (its text may be the program's own to change): its calls are not
+ * counted and it reads the code as written.
+ */
+TEST_F(uprobe, writable_mapping_not_probed)
+{
+	char path[64];
+	int file = code_file(path, sizeof(path));
+
+	ASSERT_LE(0, file);
+	for (int before = 1; before >= 0; before--) {
+		int fd = -1;
+		void *p;
+
+		if (before)
+			fd = open_uprobe(self->type, path, 0, 0);
+		p = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE | PROT_EXEC,
+			 MAP_PRIVATE, file, 0);
+		ASSERT_NE(MAP_FAILED, p);
+		if (!before)
+			fd = open_uprobe(self->type, path, 0, 0);
+		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+		enable(fd);
+		for (int c = 0; c < CALLS; c++)
+			EXPECT_EQ(42, ((code_fn)p)());
+		disable(fd);
+		EXPECT_EQ(0, read_count(fd))
+			TH_LOG("probe %s the mapping", before ? "before" : "after");
+		EXPECT_EQ(0, memcmp(p, code42, sizeof(code42)));
+		close(fd);
+		munmap(p, getpagesize());
+	}
+	close(file);
+	unlink(path);
+}
+
+/*
  * A forked child's calls: counted by an inherited event (its count is the
  * parent's once the child has exited), not by an event of the parent
  * alone.
