@@ -4,7 +4,8 @@
  * entries per CPU and per interrupt level, the walk over kernel then user
  * frames with PERF_CONTEXT_* markers, and the sysctls that size it.  The
  * frames themselves come from the architecture (perf_callchain_kernel()
- * and perf_callchain_user()).
+ * and perf_callchain_user()); return addresses that uretprobes replaced
+ * with their trampoline are put back by uprobe_callchain_fixup().
  *
  * Locking: callchain_mutex guards the number of users and the allocation
  * of the scratch buffers, which readers reach under RCU (or with
@@ -163,12 +164,18 @@ get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 			regs = (current->mm && !(current->flags & PF_KTHREAD)) ?
 			       task_pt_regs(current) : NULL;
 		if (regs) {
+			unsigned int first;
+
 			if (add_mark)
 				perf_callchain_store_context(&ctx,
 							     PERF_CONTEXT_USER);
+			first = entry->nr;
 			pagefault_disable();
 			perf_callchain_user(&ctx, regs);
 			pagefault_enable();
+			/* the callers behind uretprobes' trampoline */
+			uprobe_callchain_fixup(&entry->ip[first],
+					       entry->nr - first);
 		}
 	}
 	put_callchain_entry(rctx);

@@ -550,6 +550,10 @@ void uprobe_xol_put(struct xol_area *area, unsigned long slot);
 void uprobe_find_returning(struct return_instance *top, struct pt_regs *regs,
 			   struct return_instance **first,
 			   struct return_instance **last);
+/* uprobes.c, for callchain.c: return addresses behind the trampoline */
+void uprobe_callchain_fixup(u64 *ip, unsigned int nr);
+#else
+static inline void uprobe_callchain_fixup(u64 *ip, unsigned int nr) { }
 #endif
 
 /* kunit_pmus.c: the fake PMUs of the KUnit suites */

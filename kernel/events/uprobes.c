@@ -1088,7 +1088,9 @@ static void pop_instances(struct uprobe_task *utask,
 	while (utask->return_instances != stop) {
 		struct return_instance *top = utask->return_instances;
 
-		utask->return_instances = top->next;
+		/* unlinked before freed: see uprobe_callchain_fixup() */
+		WRITE_ONCE(utask->return_instances, top->next);
+		barrier();
 		utask->depth--;
 		put_uprobe(top->uprobe);
 		kfree(top);
@@ -1234,11 +1236,52 @@ static void hijack_return(struct uprobe *u, struct pt_regs *regs)
 	ri->orig_ret_vaddr = orig;
 	ri->chained = chained;
 	ri->next = utask->return_instances;
-	utask->return_instances = ri;
+	/* complete before it is seen: see uprobe_callchain_fixup() */
+	barrier();
+	WRITE_ONCE(utask->return_instances, ri);
 	utask->depth++;
 	return;
 free:
 	kfree(ri);
+}
+
+/*
+ * @nr entries of a user callchain of current, from the innermost frame
+ * out: where a return probe put the trampoline in place of a return
+ * address, the address the function really returns to goes back in, so
+ * that profiles (and BPF stack maps) show the caller.  Trampolines on
+ * the stack stand, from the innermost one out, for the pending return
+ * instances from the newest down, one for each frame: a run of instances
+ * chained by tail calls shares the one return address of its last.
+ * Instances of frames left by longjmp() and not dropped yet may make the
+ * outer ones wrong, as they would make the trampoline's choice.
+ *
+ * Runs in the sampling context, NMI included, on current's own list:
+ * current changes it only in the kernel, where the NMI may land, and
+ * links a complete instance and unlinks one before freeing it.
+ */
+void uprobe_callchain_fixup(u64 *ip, unsigned int nr)
+{
+	struct uprobe_task *utask = READ_ONCE(current->utask);
+	struct return_instance *ri;
+	unsigned long tramp;
+	unsigned int i;
+
+	if (!utask || !current->mm)
+		return;
+	ri = READ_ONCE(utask->return_instances);
+	if (!ri)
+		return;
+	tramp = uprobe_get_trampoline_vaddr();
+	for (i = 0; i < nr && ri; i++) {
+		if (ip[i] != tramp)
+			continue;
+		ip[i] = ri->orig_ret_vaddr;
+		while (ri && ri->chained)
+			ri = READ_ONCE(ri->next);
+		if (ri)
+			ri = READ_ONCE(ri->next);
+	}
 }
 
 static void ret_handlers(struct return_instance *ri, struct pt_regs *regs)

@@ -377,6 +377,105 @@ TEST_F(uprobe, sample_ip)
 	}
 }
 
+/* where fault_in() was last called from */
+static uintptr_t fault_ret;
+
+/*
+ * A function with a frame record of its own (the user callchain follows
+ * frame pointers), which takes a page fault on @page.
+ */
+__attribute__((noipa, optimize("no-omit-frame-pointer")))
+int fault_in(char *page)
+{
+	__atomic_store_n(&fault_ret, (uintptr_t)__builtin_return_address(0),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(page, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+__attribute__((noipa)) int call_fault_in(char *page)
+{
+	int r = fault_in(page);
+
+	__asm__ __volatile__("" : "+r"(r));
+	return r;
+}
+
+/*
+ * A page fault sampled with its user callchain inside a function whose
+ * return is probed: the frame after the function's own is its caller,
+ * at the address the function returns to, not the return probe's
+ * trampoline that stands in for it on the stack meanwhile.
+ */
+TEST_F(uprobe, callchain_through_return_probe)
+{
+	uint64_t type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	uintptr_t func = (uintptr_t)fault_in, ret;
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	uint64_t buf[REC_MAX / 8];
+	char path[512];
+	struct perf_map m;
+	int probe, fd, samples = 0;
+	uint64_t off;
+	char *page;
+
+	page = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	call_fault_in(page);
+	ret = __atomic_load_n(&fault_ret, __ATOMIC_RELAXED);
+	munmap(page, getpagesize());
+	ASSERT_EQ(0, maps_file_offset(func, path, sizeof(path), &off));
+	probe = open_uprobe(self->type, path, off, 1);
+	ASSERT_LE(0, probe) TH_LOG("open: %s", strerror(-probe));
+	enable(probe);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	attr.sample_period = 1;
+	attr.sample_type = type;
+	attr.exclude_kernel = 1;
+	attr.exclude_callchain_kernel = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_EQ(0, perf_map_open(&m, fd, 8, PROT_READ | PROT_WRITE));
+	page = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	enable(fd);
+	call_fault_in(page);
+	disable(fd);
+	disable(probe);
+	/* inside, the function's return address was the trampoline */
+	EXPECT_NE(ret, __atomic_load_n(&fault_ret, __ATOMIC_RELAXED));
+	EXPECT_EQ(1, read_count(probe));
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+				       PERF_RECORD_SAMPLE))) {
+		struct perf_sample s;
+
+		perf_sample_parse(h, type, 0, 0, &s);
+		/* the fault of the trampoline's own page is another one */
+		if (s.ip < func || s.ip >= func + 256)
+			continue;
+		samples++;
+		ASSERT_LE(3, s.callchain_nr);
+		EXPECT_EQ(PERF_CONTEXT_USER, s.callchain[0]);
+		EXPECT_EQ(s.ip, s.callchain[1]);
+		EXPECT_EQ(ret, s.callchain[2])
+			TH_LOG("caller's frame %#llx, return address %#lx",
+			       (unsigned long long)s.callchain[2], (long)ret);
+	}
+	EXPECT_EQ(1, samples);
+	perf_map_close(&m);
+	munmap(page, getpagesize());
+	close(fd);
+	close(probe);
+}
+
 /* A temporary file of code42; its fd (@path filled in) or -1. */
 static int code_file(char *path, size_t len)
 {
