@@ -676,8 +676,12 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 		return ERR_PTR(-EIO);
 	if (offset < 0 || offset > i_size_read(inode))
 		return ERR_PTR(-EINVAL);
-	if (ref_ctr_offset < 0 || ref_ctr_offset > i_size_read(inode) ||
-	    !IS_ALIGNED(ref_ctr_offset, sizeof(short)))
+	/*
+	 * The semaphore is not held to the file's size: it is only ever
+	 * written where a mapping of the file covers it (the file may yet
+	 * grow, and stock opens such an event too).
+	 */
+	if (ref_ctr_offset < 0 || !IS_ALIGNED(ref_ctr_offset, sizeof(short)))
 		return ERR_PTR(-EINVAL);
 
 	u = get_or_add_uprobe(inode, offset, ref_ctr_offset);

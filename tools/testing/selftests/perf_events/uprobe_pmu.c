@@ -23,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -801,6 +802,33 @@ TEST_F(uprobe, semaphore_two_events)
 	EXPECT_EQ(1, sema());
 	close(b);
 	EXPECT_EQ(0, sema());
+}
+
+/*
+ * A semaphore offset past the end of the file is not checked against the
+ * file's size: the event opens and counts (no mapping holds the
+ * semaphore, so there is nothing to raise).
+ */
+TEST_F(uprobe, semaphore_past_eof)
+{
+	struct stat st;
+	uint64_t ref;
+	int fd;
+
+	ASSERT_EQ(0, stat(self->path, &st));
+	ref = ((uint64_t)st.st_size + (1 << 20)) & ~1ULL;
+	ASSERT_GT(1ULL << 32, ref);
+	fd = open_uprobe(self->type, self->path, self->target,
+			 ref << REF_CTR_SHIFT);
+	ASSERT_LE(0, fd) TH_LOG("semaphore at %#llx, file size %#llx: %s",
+				(unsigned long long)ref,
+				(unsigned long long)st.st_size, strerror(-fd));
+	enable(fd);
+	EXPECT_EQ(0, call_n(CALLS));
+	disable(fd);
+	EXPECT_EQ(CALLS, read_count(fd));
+	EXPECT_EQ(0, sema());
+	close(fd);
 }
 
 /* The exec()ed program: its semaphore as its exit status. */
