@@ -767,11 +767,13 @@ int uprobe_mmap(struct vm_area_struct *vma)
 		return 0;
 
 	end = vma_file_end(vma);
-	for (off = vma_file_start(vma);
-	     (u = find_uprobe_range(inode, off, end)); off = u->offset + 1) {
+	off = vma_file_start(vma);
+	while ((u = find_uprobe_range(inode, off, end))) {
 		if (uprobe_wanted(u, vma->vm_mm))
 			install_breakpoint(u, vma,
 					   offset_to_vaddr(vma, u->offset));
+		/* the next offset before our reference goes: @u may with it */
+		off = u->offset + 1;
 		put_uprobe(u);
 	}
 	return 0;
