@@ -1428,7 +1428,12 @@ static void handlers(struct uprobe *u, struct pt_regs *regs)
 	srcu_read_unlock(&uprobes_srcu, idx);
 	current->utask->auprobe = NULL;
 
-	if (ret)
+	/*
+	 * Every handler asked to leave this mm: no consumer wants the
+	 * task's return either, so it is not hijacked (the return handlers
+	 * would run for an mm their consumers just refused).
+	 */
+	if (ret && !remove)
 		hijack_return(u, regs);
 	if (!remove)
 		return;

@@ -755,6 +755,50 @@ TEST_F(uprobe, child_after_close)
 }
 
 /*
+ * A forked child runs into the breakpoint of a return probe of its
+ * parent's own (not inherited) event: the event's handler takes the
+ * breakpoint out of the child, and no return probe is set up there, so
+ * that the child's function returns straight to its caller, as the
+ * parent's did before the probe.
+ */
+TEST_F(uprobe, child_not_wanted_no_return_probe)
+{
+	uintptr_t ret;
+	int fd, status;
+	pid_t pid;
+
+	/* before the probe: even disabled, it takes over returns */
+	call_target(0);
+	ret = __atomic_load_n(&target_ret, __ATOMIC_RELAXED);
+	fd = open_uprobe(self->type, self->path, self->target, 1);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+	enable(fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		uintptr_t seen[2];
+
+		for (int i = 0; i < 2; i++) {
+			call_target(i);
+			seen[i] = __atomic_load_n(&target_ret,
+						  __ATOMIC_RELAXED);
+		}
+		/* 1: the first call returned through the trampoline */
+		_exit((seen[0] != ret) | (seen[1] != ret) << 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("the child's return address was not its caller's");
+	/* the parent's own calls still go through the return probe */
+	call_target(0);
+	EXPECT_NE(ret, __atomic_load_n(&target_ret, __ATOMIC_RELAXED));
+	disable(fd);
+	EXPECT_EQ(1, read_count(fd));
+	close(fd);
+}
+
+/*
  * A USDT semaphore (ref_ctr_offset, config:32-63) reads 1 while an event
  * with it exists, entry or return probe, and 0 once it is closed.
  */
