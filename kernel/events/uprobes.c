@@ -301,6 +301,47 @@ static int poke_user(struct mm_struct *mm, unsigned long vaddr,
 	return 0;
 }
 
+/*
+ * The breakpoint at @vaddr of @mm was just taken out again.  When the
+ * private copy of the page that held it now reads exactly as the file's
+ * page, the copy is dropped and the mapping goes back to the page cache
+ * (as MADV_DONTNEED would do), so that unprobing leaves no anonymous
+ * memory behind.  A copy with other changes (a debugger's) is kept, as
+ * is one in a mapping made writable or locked since.  mmap_lock held.
+ */
+static void drop_private_copy(struct mm_struct *mm, unsigned long vaddr)
+{
+	struct vm_area_struct *vma;
+	struct folio *cached;
+	struct page *page;
+	bool same = false;
+	pgoff_t index;
+	void *a, *b;
+
+	page = get_user_page_vma_remote(mm, vaddr, FOLL_FORCE, &vma);
+	if (IS_ERR(page))
+		return;
+	if (!PageAnon(page) || !vma->vm_file ||
+	    (vma->vm_flags & (VM_WRITE | VM_LOCKED)))
+		goto out;
+	index = vma->vm_pgoff + ((vaddr - vma->vm_start) >> PAGE_SHIFT);
+	cached = filemap_get_folio(vma->vm_file->f_mapping, index);
+	if (IS_ERR(cached))
+		goto out;
+	if (folio_test_uptodate(cached)) {
+		a = kmap_local_page(page);
+		b = kmap_local_page(folio_page(cached, index - cached->index));
+		same = !memcmp(a, b, PAGE_SIZE);
+		kunmap_local(b);
+		kunmap_local(a);
+	}
+	folio_put(cached);
+out:
+	put_page(page);
+	if (same)
+		zap_page_range_single(vma, vaddr & PAGE_MASK, PAGE_SIZE, NULL);
+}
+
 /* ---- USDT semaphores ---- */
 
 /* The writable private mapping of @mm holding @u's semaphore, or NULL. */
@@ -428,6 +469,8 @@ int uprobe_write_opcode(struct arch_uprobe *auprobe, struct mm_struct *mm,
 	ret = poke_user(mm, vaddr, &opcode, sizeof(opcode));
 	if (u->ref_ctr_offset && insert == !!ret)
 		update_ref_ctr(u, mm, -1);
+	if (!insert && !ret)
+		drop_private_copy(mm, vaddr);
 	return ret;
 }
 

@@ -580,6 +580,59 @@ TEST_F(uprobe, file_mapped_twice)
 	unlink(path);
 }
 
+/* The Anonymous: kB of the mapping at @addr (/proc/self/smaps), or -1. */
+static long anon_kb(void *addr)
+{
+	char line[600], want[32];
+	FILE *f = fopen("/proc/self/smaps", "r");
+	long kb = -1;
+	bool in = false;
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, want, strlen(want)))
+			in = true;
+		else if (in && sscanf(line, "Anonymous: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * The breakpoint goes into a private copy of the probed page; once the
+ * probe is gone and the page reads as the file again, the mapping is back
+ * on the file's page: no anonymous memory is left in it.
+ */
+TEST_F(uprobe, page_back_to_file)
+{
+	char path[64];
+	int file = code_file(path, sizeof(path)), fd;
+	code_fn fn;
+
+	ASSERT_LE(0, file);
+	fn = map_code(file);
+	ASSERT_NE(NULL, fn);
+	EXPECT_EQ(42, fn());
+	EXPECT_EQ(0, anon_kb(fn));
+	fd = open_uprobe(self->type, path, 0, 0);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+	enable(fd);
+	EXPECT_EQ(42, fn());
+	disable(fd);
+	EXPECT_EQ(1, read_count(fd));
+	EXPECT_LT(0, anon_kb(fn));
+	close(fd);
+	EXPECT_EQ(0, memcmp((void *)fn, code42, sizeof(code42)));
+	EXPECT_EQ(0, anon_kb(fn));
+	EXPECT_EQ(42, fn());
+	munmap((void *)fn, getpagesize());
+	close(file);
+	unlink(path);
+}
+
 /*
  * A shared mapping of the file (MAP_SHARED, even read-only) is not
  * probed: its calls are not counted and it reads the code as written.
