@@ -241,13 +241,24 @@ bool hw_breakpoint_is_used(void)
 }
 
 /*
+ * Was @bp opened by perf_event_open()?  Such an event writes its samples
+ * to its ring (the default handlers); the kernel's own users (ptrace,
+ * kgdb, the hw_breakpoint API) give a handler of their own, and an
+ * inherited copy is its parent's.
+ */
+static bool bp_from_user(struct perf_event *bp)
+{
+	return !bp->parent &&
+	       (bp->overflow_handler == perf_event_output_forward ||
+		bp->overflow_handler == perf_event_output_backward);
+}
+
+/*
  * The arch's reading of @attr into @hw, plus the rules the arch leaves to
  * us: a breakpoint on a kernel address must count the kernel, and one set
  * from user space needs CAP_SYS_ADMIN, whatever perf_event_paranoid says:
  * its trap fires in the kernel, where a breakpoint on the trap's own path
- * recurses.  The kernel's own users (kgdb, hw_breakpoint API callers) come
- * with an overflow handler; an inherited copy was checked as its parent.
- * Checked at open and at MODIFY_ATTRIBUTES alike.
+ * recurses.  Checked at open and at MODIFY_ATTRIBUTES alike.
  */
 static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
 		    struct arch_hw_breakpoint *hw)
@@ -261,7 +272,7 @@ static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
 		return 0;
 	if (attr->exclude_kernel)
 		return -EINVAL;
-	if (!bp->overflow_handler && !bp->parent && !capable(CAP_SYS_ADMIN))
+	if (bp_from_user(bp) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	return 0;
 }

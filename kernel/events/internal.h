@@ -171,7 +171,7 @@ DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
 /* read.c */
 int perf_read_size(struct perf_event *event);
-/* bound of a group member's read size plus its sample's fixed part */
+/* bound of a group member's read size plus a record header */
 #define PERF_GROUP_RECORD_MAX	(16 * 1024)
 int perf_group_size_check(struct perf_event *event);
 u64 perf_event_read_count(struct perf_event *event, u64 *enabled,

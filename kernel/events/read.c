@@ -41,16 +41,19 @@ int perf_read_size(struct perf_event *event)
 	return read_bytes(format, 1);
 }
 
-/* Whether @event's read and sample still fit with @nr events in its group. */
+/*
+ * Whether @event's read still fits, with @nr events in its group, in a
+ * record of PERF_GROUP_RECORD_MAX: the bound leaves the rest of a sample
+ * (its fixed fields, callchain, registers; the stack dump and AUX
+ * snapshot take only what is left) well inside the u16 size.
+ */
 static bool group_member_fits(struct perf_event *event, int nr)
 {
 	u64 format = event->attr.read_format;
 	int size;
 
 	size = read_bytes(format, format & PERF_FORMAT_GROUP ? nr : 1);
-	size += event->header_size + event->id_header_size +
-		sizeof(struct perf_event_header);
-	return size < PERF_GROUP_RECORD_MAX;
+	return size + sizeof(struct perf_event_header) < PERF_GROUP_RECORD_MAX;
 }
 
 /**
@@ -59,8 +62,9 @@ static bool group_member_fits(struct perf_event *event, int nr)
  *
  * A group's read() and every PERF_SAMPLE_READ sample carry all its
  * members, in a record whose size is a u16.  Each member, the new one
- * included, must keep its read and sample sizes under the bound with the
- * group one larger.  Caller holds ctx->mutex, which fixes the group.
+ * included, must keep its read size under the bound with the group one
+ * larger (stock's limit, which does not count the fixed fields).  Caller
+ * holds ctx->mutex, which fixes the group.
  *
  * Return: 0, or -E2BIG.
  */

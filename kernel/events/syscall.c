@@ -385,7 +385,8 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
  * A 32-bit caller's ioctl numbers.  Four of them encode the size of a
  * pointer (_IOR/_IOW of a pointer type): the 32-bit program's number says
  * 4 bytes where ours says 8.  Their argument, like that of PERIOD, is a
- * user pointer; SET_OUTPUT's is an int, whose -1 must stay -1.
+ * user pointer.  The others pass as they are: SET_OUTPUT's -1 arrives as
+ * 0xffffffff, no fd (EBADF), as on stock.
  */
 static const unsigned int perf_ioctl_ptr_cmds[] = {
 	PERF_EVENT_IOC_ID, PERF_EVENT_IOC_SET_FILTER,
@@ -406,8 +407,6 @@ static long perf_compat_ioctl(struct file *file, unsigned int cmd,
 		}
 	}
 	switch (cmd) {
-	case PERF_EVENT_IOC_SET_OUTPUT:
-		return perf_ioctl(file, cmd, (unsigned long)(long)(int)arg);
 	case PERF_EVENT_IOC_PERIOD:
 	case PERF_EVENT_IOC_ID:
 	case PERF_EVENT_IOC_SET_FILTER:

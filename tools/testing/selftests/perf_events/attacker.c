@@ -694,7 +694,13 @@ TEST(pointer_sized_ioctls)
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
 	EXPECT_NE(0, id);
-	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, -1L));
+	/* a 32-bit caller's -1 arrives as 0xffffffff: no such fd, as stock */
+	if (sizeof(long) == 8) {
+		EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, -1L));
+	} else {
+		EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, -1L));
+		TH_LOG("32-bit SET_OUTPUT -1: %s", strerror(errno));
+	}
 	if (tp > 0) {
 		EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "prev_pid == 1"))
 			TH_LOG("SET_FILTER: %s", strerror(errno));

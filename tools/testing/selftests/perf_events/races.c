@@ -17,13 +17,15 @@
  *  - overflows of sampling events racing PERF_EVENT_IOC_PERIOD, _REFRESH
  *    and _RESET from another thread;
  *  - the open of a group member (whose PMU validates the group in its
- *    event_init) racing the close of other members and of the leader.
+ *    event_init) racing the close of other members and of the leader;
+ *  - mmap() of an executable file racing the unregister of its uprobes.
  *
  * Only what does not depend on the interleaving is asserted: the calls
  * succeed (or fail with the errno stock gives), reads have their full size,
  * counts are sane, ring records are well formed, children exit cleanly and
  * nothing is left behind.  What the kernel log says (lockdep, KASAN) is the
- * other half of the verdict.  Software events only: runs without a PMU.
+ * other half of the verdict.  Software events and uprobes, and hardware
+ * group members where a PMU exists: runs without one.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -1040,6 +1042,186 @@ TEST(member_open_vs_close)
 	TH_LOG("%s members, %llu ms", hw ? "hardware" : "software",
 	       ms_since(start));
 	ASSERT_LT(0, opened);
+}
+
+/*
+ * 10. A file is mapped executable (the kernel puts the breakpoints of the
+ * file's uprobes into the new mapping) and unmapped over and over by one
+ * thread, calling its code now and then, while the main thread opens and
+ * closes uprobe events at a few offsets of that code (the close of the only
+ * event at an offset unregisters its uprobe).  The main thread also calls
+ * the code through a mapping of its own that stays: each of its events
+ * counts exactly the calls made while it was enabled.  The other thread's
+ * calls always return what the code returns, and its mappings read, at a
+ * probed offset, either the instruction of the file or the breakpoint.
+ */
+#define UP_SYSFS_TYPE	"/sys/bus/event_source/devices/uprobe/type"
+#define UP_PROBES	4	/* offsets probed, 16 bytes apart */
+#define UP_NOPS		(UP_PROBES * 16)
+
+#if defined(__x86_64__)
+static const unsigned char up_nop[] = { 0x90 };
+static const unsigned char up_ret42[] = {
+	0xb8, 0x2a, 0x00, 0x00, 0x00,	/* mov $42, %eax */
+	0xc3,				/* ret */
+};
+
+static const unsigned char up_swbp[] = { 0xcc };	/* int3 */
+#elif defined(__aarch64__)
+static const unsigned char up_nop[] = { 0x1f, 0x20, 0x03, 0xd5 };
+static const unsigned char up_ret42[] = {
+	0x40, 0x05, 0x80, 0x52,		/* mov w0, #42 */
+	0xc0, 0x03, 0x5f, 0xd6,		/* ret */
+};
+
+static const unsigned char up_swbp[] = { 0xa0, 0x00, 0x20, 0xd4 }; /* brk #5 */
+#else
+#define UP_NO_CODE
+static const unsigned char up_nop[1], up_ret42[1], up_swbp[1];
+#endif
+
+struct uprobe_race {
+	int file;
+	int stop;
+	long maps, calls;
+	struct race_err err;
+};
+
+typedef int (*up_code)(void);
+
+/* One page: nops (the probed instructions), then "return 42". */
+static int up_code_file(char *path, size_t len)
+{
+	size_t page = sysconf(_SC_PAGESIZE), at;
+	unsigned char *buf = calloc(1, page);
+	int fd = -1;
+
+	if (!buf)
+		return -1;
+	for (at = 0; at < UP_NOPS; at += sizeof(up_nop))
+		memcpy(buf + at, up_nop, sizeof(up_nop));
+	memcpy(buf + at, up_ret42, sizeof(up_ret42));
+	snprintf(path, len, "/tmp/races_uprobe.XXXXXX");
+	fd = mkstemp(path);
+	if (fd >= 0 && write(fd, buf, page) != (ssize_t)page) {
+		close(fd);
+		unlink(path);
+		fd = -1;
+	}
+	free(buf);
+	return fd;
+}
+
+static void *up_map_loop(void *arg)
+{
+	struct uprobe_race *r = arg;
+	size_t page = sysconf(_SC_PAGESIZE);
+	unsigned char *p;
+	int i;
+
+	while (!flag_get(&r->stop)) {
+		p = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			 r->file, 0);
+		RACE_CHECK(&r->err, p != MAP_FAILED, r->maps);
+		if (p == MAP_FAILED)
+			break;
+		for (i = 0; i < UP_PROBES; i++)
+			RACE_CHECK(&r->err,
+				   !memcmp(p + 16 * i, up_nop, sizeof(up_nop)) ||
+				   !memcmp(p + 16 * i, up_swbp, sizeof(up_swbp)),
+				   i);
+		if (r->maps & 1) {
+			RACE_CHECK(&r->err, ((up_code)p)() == 42, r->maps);
+			r->calls++;
+		}
+		spin(jitter(r->maps) / 4);
+		RACE_CHECK(&r->err, munmap(p, page) == 0, r->maps);
+		r->maps++;
+	}
+	return NULL;
+}
+
+/* A uprobe event on the calling thread, enabled; the fd or -errno. */
+static int up_open(long type, const char *path, uint64_t off)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.size = sizeof(attr);
+	attr.config1 = (uintptr_t)path;		/* uprobe_path */
+	attr.config2 = off;			/* probe_offset */
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+TEST(uprobe_mmap_vs_unregister)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct uprobe_race r = { 0 };
+	uint64_t start = now_ns();
+	long type, calls[UP_PROBES] = { 0 }, opens = 0, mine = 0;
+	int ev[UP_PROBES], round, i, slot;
+	pthread_t thread;
+	char path[64];
+	up_code fn;
+	void *stay;
+
+#ifdef UP_NO_CODE
+	SKIP(return, "no code for this architecture");
+#endif
+	if (geteuid() != 0)
+		SKIP(return, "needs root");
+	if (read_int_file(UP_SYSFS_TYPE, &type))
+		SKIP(return, "no uprobe PMU");
+	r.file = up_code_file(path, sizeof(path));
+	ASSERT_LE(0, r.file);
+	stay = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, r.file, 0);
+	ASSERT_NE(MAP_FAILED, stay);
+	fn = (up_code)stay;
+	for (i = 0; i < UP_PROBES; i++)
+		ev[i] = -1;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, up_map_loop, &r));
+	for (round = 0; !race_over(start, round, 5000); round++) {
+		slot = round % UP_PROBES;
+		if (ev[slot] >= 0) {
+			ASSERT_EQ(calls[slot], read_count(ev[slot]))
+				TH_LOG("round %d, offset %d", round, 16 * slot);
+			ASSERT_EQ(0, close(ev[slot]));
+		}
+		ev[slot] = up_open(type, path, 16 * slot);
+		ASSERT_LE(0, ev[slot]) TH_LOG("open: %s", strerror(-ev[slot]));
+		opens++;
+		calls[slot] = 0;
+		spin(jitter(round));
+		if (round & 1) {
+			ASSERT_EQ(42, fn());
+			mine++;
+			for (i = 0; i < UP_PROBES; i++)
+				calls[i]++;
+		}
+	}
+	flag_set(&r.stop, 1);
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, r.err.line) TH_LOG("%s", race_err_str(&r.err));
+	for (i = 0; i < UP_PROBES; i++) {
+		if (ev[i] < 0)
+			continue;
+		ASSERT_EQ(calls[i], read_count(ev[i]));
+		ASSERT_EQ(0, close(ev[i]));
+	}
+	/* no probe left: the code reads as the file again */
+	ASSERT_EQ(0, memcmp(stay, up_nop, sizeof(up_nop)));
+	ASSERT_EQ(42, fn());
+	ASSERT_LT(0, r.maps);
+	TH_LOG("%d rounds, %ld opens, %ld calls, %ld maps, %ld calls there",
+	       round, opens, mine, r.maps, r.calls);
+	TH_LOG("%llu ms", ms_since(start));
+	ASSERT_EQ(0, munmap(stay, page));
+	close(r.file);
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN
