@@ -317,6 +317,11 @@ static int kernel_bp_child(void *arg)
 	attr.bp_addr = p->modify ? (unsigned long)&user_word : p->addr;
 	attr.sample_period = 1;
 	attr.exclude_hv = 1;
+	/*
+	 * Never armed: the check is at open, and a kernel watchpoint on a
+	 * busy word would trap on every tick.
+	 */
+	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return errno;
