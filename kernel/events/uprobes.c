@@ -720,6 +720,13 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 	if (offset < 0 || offset > i_size_read(inode))
 		return ERR_PTR(-EINVAL);
 	/*
+	 * Where every instruction has the breakpoint's size (arm64: 4
+	 * bytes), one cannot start at a misaligned offset: refused at once,
+	 * not at the first mapping, where nothing could say so.
+	 */
+	if (!IS_ALIGNED(offset, UPROBE_SWBP_INSN_SIZE))
+		return ERR_PTR(-EINVAL);
+	/*
 	 * The semaphore is not held to the file's size: it is only ever
 	 * written where a mapping of the file covers it (the file may yet
 	 * grow, and stock opens such an event too).
