@@ -2574,6 +2574,17 @@ static void observe_uprobe(void)
 		    uprobe_perm_child);
 }
 
+/* Open @a (an event of @pmu) with @clock, as security.clock.PMU.CLOCK. */
+static void try_clock(const char *pmu, struct perf_event_attr *a, int clock)
+{
+	char key[64];
+
+	a->use_clockid = 1;
+	a->clockid = clock;
+	snprintf(key, sizeof(key), "security.clock.%s.%d", pmu, clock);
+	try_open(key, a, 0, -1, -1, 0);
+}
+
 /*
  * What a hostile caller meets (the attacker kselftest asserts the same):
  * the clocks each PMU takes, and how large a group may grow.
@@ -2605,30 +2616,16 @@ static void observe_security(void)
 
 	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
 		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
-		a.use_clockid = 1;
-		a.clockid = clocks[i];
-		snprintf(key, sizeof(key), "security.clock.software.%d",
-			 clocks[i]);
-		try_open(key, &a, 0, -1, -1, 0);
+		try_clock("software", &a, clocks[i]);
 		if (tp_sched_switch > 0) {
 			a.type = PERF_TYPE_TRACEPOINT;
 			a.config = tp_sched_switch;
-			snprintf(key, sizeof(key),
-				 "security.clock.tracepoint.%d", clocks[i]);
-			try_open(key, &a, 0, -1, -1, 0);
+			try_clock("tracepoint", &a, clocks[i]);
 		}
 		bp_attr(&a);
-		a.use_clockid = 1;
-		a.clockid = clocks[i];
-		snprintf(key, sizeof(key), "security.clock.breakpoint.%d",
-			 clocks[i]);
-		try_open(key, &a, 0, -1, -1, 0);
+		try_clock("breakpoint", &a, clocks[i]);
 		hw_attr(&a);
-		a.use_clockid = 1;
-		a.clockid = clocks[i];
-		snprintf(key, sizeof(key), "security.clock.cycles.%d",
-			 clocks[i]);
-		try_open(key, &a, 0, -1, -1, 0);
+		try_clock("cycles", &a, clocks[i]);
 	}
 	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
 	try_open("security.cgroup_flag.pid_minus_1", &a, -1, 0, -1,

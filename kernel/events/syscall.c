@@ -494,7 +494,8 @@ static struct task_struct *open_target_task(pid_t pid)
  * Called with the task's exec_update_lock held for reading, and that lock
  * is kept until the event is installed: an exec that changes the task's
  * credentials (setuid) either comes first, and is what the check sees, or
- * waits, and then finds the event in place (perf_event_exec()).
+ * waits, and then finds the event installed and removes it with the rest
+ * (fs/exec.c calls perf_event_exit_task() for a task it made undumpable).
  */
 static int open_check_task(struct perf_event *event, struct task_struct *task)
 {
