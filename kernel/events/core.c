@@ -336,7 +336,9 @@ static void event_add_to_ctx(struct perf_event *event,
 	} else {
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
 		leader->nr_siblings++;
-		leader->group_generation++;
+		/* a clone's leader keeps the version it copied (read.c) */
+		if (!leader->parent)
+			leader->group_generation++;
 	}
 	perf_cgroup_account(event, ctx, true);
 	event->tstamp = perf_event_time(event);
@@ -483,7 +485,8 @@ static void remove_fn(struct perf_event_context *ctx,
 	if (leader != event) {
 		list_del_init(&event->sibling_list);
 		leader->nr_siblings--;
-		leader->group_generation++;
+		if (!leader->parent)
+			leader->group_generation++;
 		return;
 	}
 	perf_groups_erase(ctx, event);

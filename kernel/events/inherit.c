@@ -30,6 +30,7 @@
 struct inherit_item {
 	struct perf_event *event;
 	bool leader;
+	unsigned int generation;	/* a leader's group_generation */
 };
 
 static bool inherits(struct perf_event *event, u64 clone_flags)
@@ -82,7 +83,8 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 				      struct perf_event *copied,
 				      struct perf_event_context *ctx,
 				      struct task_struct *child,
-				      struct perf_event *leader)
+				      struct perf_event *leader,
+				      unsigned int generation)
 {
 	struct perf_event *event;
 	bool dying;
@@ -101,6 +103,9 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 		event->state = PERF_EVENT_STATE_INACTIVE;
 	else
 		event->state = PERF_EVENT_STATE_OFF;
+	/* which version of the group a leader's clone copies (read.c) */
+	if (!leader)
+		event->group_generation = generation;
 	refcount_inc(&ctx->refcount);
 	ret = perf_event_attach(event, ctx);
 	if (ret) {
@@ -159,7 +164,7 @@ static int inherit_items(struct inherit_item *items, int nr,
 			continue;	/* its leader was not cloned */
 		}
 		event = inherit_one(top_parent(copied), copied, ctx, child,
-				    leader);
+				    leader, items[i].generation);
 		if (IS_ERR(event)) {
 			ret = PTR_ERR(event);
 			break;
@@ -198,6 +203,7 @@ static int collect_items(struct perf_event_context *pctx, u64 clone_flags,
 		if (event->group_leader != event || !inherits(event, clone_flags))
 			continue;
 		items[nr].event = event;
+		items[nr].generation = event->group_generation;
 		items[nr++].leader = true;
 		list_for_each_entry(sibling, &event->sibling_list, sibling_list)
 			items[nr++].event = sibling;

@@ -325,6 +325,35 @@ unlock:
 	return size;
 }
 
+/*
+ * A group whose leader has live clones that copied another version of it
+ * (a member joined or left after their fork) cannot be read whole: the
+ * clones' counts are not those of the members read.  -ECHILD until those
+ * children are gone, as stock.  The leader's group_generation counts the
+ * changes of its group; a clone keeps the one it copied (inherit.c).
+ */
+static int group_clones_match(struct perf_event *leader)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *child;
+	int ret = 0;
+
+	if (!leader->attr.inherit)
+		return 0;
+	mutex_lock(&leader->child_mutex);
+	ctx = perf_event_ctx_lock(leader);
+	list_for_each_entry(child, &leader->child_list, child_list) {
+		if (READ_ONCE(child->group_generation) !=
+		    leader->group_generation) {
+			ret = -ECHILD;
+			break;
+		}
+	}
+	mutex_unlock(&ctx->mutex);
+	mutex_unlock(&leader->child_mutex);
+	return ret;
+}
+
 ssize_t perf_read_format(struct perf_event *event, char __user *buf,
 			 size_t count)
 {
@@ -342,6 +371,11 @@ ssize_t perf_read_format(struct perf_event *event, char __user *buf,
 	group = perf_group_get(event, &nr);
 	if (!nr)
 		return -ENOMEM;
+	ret = group_clones_match(group[0]);
+	if (ret) {
+		perf_group_put(group, nr);
+		return ret;
+	}
 	members = kcalloc(nr, sizeof(*members), GFP_KERNEL);
 	if (!members) {
 		perf_group_put(group, nr);
