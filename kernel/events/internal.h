@@ -16,6 +16,10 @@
  *
  * Locking order (outer first)
  * ---------------------------
+ *   task->signal->exec_update_lock (read)  held by perf_event_open() from
+ *                               the ptrace check to the install; fs/exec.c
+ *                               takes it for writing around
+ *                               perf_event_exec() and perf_event_exit_task()
  *   task->perf_event_mutex      owner lists, task->perf_event_ctxp creation
  *     event->child_mutex        a parent's list of children (inherit.c);
  *                               never taken under a ctx->mutex

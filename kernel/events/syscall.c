@@ -5,8 +5,11 @@
  * context -> install -> fd_install), the event file operations and ioctls,
  * and the perf sysctls.
  *
- * Locking: the open path takes ctx->mutex to install and, after dropping
- * it, current->perf_event_mutex to list the event on its owner.
+ * Locking: the open path holds the leader's ctx->mutex around a group
+ * member's allocation (its PMU's event_init may walk the group), then the
+ * target task's exec_update_lock (read) from the ptrace check to the
+ * install, ctx->mutex nested inside it to install, and, after dropping
+ * both, current->perf_event_mutex to list the event on its owner.
  */
 #include <kunit/visibility.h>
 #include <linux/anon_inodes.h>

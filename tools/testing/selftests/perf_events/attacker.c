@@ -553,7 +553,10 @@ TEST(clocks_of_nmi_pmus)
 	}
 }
 
-/* Each PMU's answer to a clock that is not NMI-safe, for the log. */
+/*
+ * The tracepoint and breakpoint PMUs do not promise to stay out of NMIs
+ * (PERF_PMU_CAP_NO_NMI) either: stock refuses them such a clock too.
+ */
 TEST(clocks_by_pmu)
 {
 	struct perf_event_attr attr;
@@ -569,7 +572,7 @@ TEST(clocks_by_pmu)
 		attr.type = PERF_TYPE_TRACEPOINT;
 		attr.config = tp;
 		got = open_errno(&attr, 0, -1, -1, 0);
-		TH_LOG("tracepoint REALTIME: %s", strerror(got));
+		EXPECT_EQ(EINVAL, got) TH_LOG("tracepoint: %s", strerror(got));
 	}
 	attr.type = PERF_TYPE_BREAKPOINT;
 	attr.config = 0;
@@ -578,7 +581,7 @@ TEST(clocks_by_pmu)
 	attr.bp_len = HW_BREAKPOINT_LEN_4;
 	attr.exclude_kernel = 1;
 	got = open_errno(&attr, 0, -1, -1, 0);
-	TH_LOG("breakpoint REALTIME: %s", strerror(got));
+	EXPECT_EQ(EINVAL, got) TH_LOG("breakpoint: %s", strerror(got));
 }
 
 /*
@@ -713,7 +716,7 @@ TEST(pointer_sized_ioctls)
 		EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, -1L));
 	} else {
 		EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, -1L));
-		TH_LOG("32-bit SET_OUTPUT -1: %s", strerror(errno));
+		EXPECT_EQ(EBADF, errno);
 	}
 	if (tp > 0) {
 		EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "prev_pid == 1"))
