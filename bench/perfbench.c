@@ -203,6 +203,33 @@ static double close_with(long k)
 	return timed_open_close(k, 1);
 }
 
+/*
+ * The average open of @k enabled counting events on the caller, of three
+ * kinds in turn (task-clock, context-switches, page-faults), each opened
+ * while the ones before it count: the cost's growth with the number open.
+ */
+static double open_mixed(long k)
+{
+	static const uint64_t kinds[] = { PERF_COUNT_SW_TASK_CLOCK,
+					  PERF_COUNT_SW_CONTEXT_SWITCHES,
+					  PERF_COUNT_SW_PAGE_FAULTS };
+	struct perf_event_attr a;
+	uint64_t t = 0;
+
+	for (long i = 0; i < k; i++) {
+		uint64_t t0;
+
+		sw_attr(&a, kinds[i % 3]);
+		t0 = now();
+		fds[i] = perf_open(&a, 0, -1, -1);
+		t += now() - t0;
+		if (fds[i] < 0)
+			exit(1);
+	}
+	close_many(k);
+	return (double)t / k - clock_cost;
+}
+
 static double read_single(long n)
 {
 	int fd = open_counter(0, 0, 0);
@@ -630,6 +657,10 @@ int main(void)
 		figure(name, open_with, ks[i]);
 		snprintf(name, sizeof(name), "close_with_%ld", ks[i]);
 		figure(name, close_with, ks[i]);
+	}
+	for (unsigned int i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		snprintf(name, sizeof(name), "open_mixed_%ld", ks[i]);
+		figure(name, open_mixed, ks[i]);
 	}
 	figure("read_single", read_single, 500);
 	for (unsigned int i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {

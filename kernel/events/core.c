@@ -16,6 +16,7 @@
 #include <linux/ptrace.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/trace_events.h>
 
 #include "internal.h"
@@ -345,23 +346,36 @@ static void event_add_to_ctx(struct perf_event *event,
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 }
 
-/* A group on its PMU gets a new member only by going back on whole. */
-static void group_reopen(struct perf_event *event)
+/*
+ * @event joined a live context or was enabled there; a group on its PMU
+ * takes a new member only by going back on whole.  A software group always
+ * finds room (no add of its events fails), so it goes on by itself, where
+ * a full pass would put it too, and the other groups keep their places:
+ * an open or enable costs the same however many events the task has.  Any
+ * other group may take another's counters or wait for one: the CPU's
+ * flexible groups are scheduled again in priority order.
+ */
+static void event_resched(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
 
+	/* a disabled event changes nothing on the PMUs */
+	if (event->state != PERF_EVENT_STATE_INACTIVE)
+		return;
 	if (leader != event && leader->state == PERF_EVENT_STATE_ACTIVE)
 		perf_group_sched_out(leader);
+	if (perf_group_is_software(leader))
+		perf_group_try_in(leader);
+	else
+		perf_cpu_resched();
 }
 
 static void install_fn(struct perf_event_context *ctx,
 		       struct perf_event *event, void *arg, bool live)
 {
 	event_add_to_ctx(event, ctx);
-	if (!live)
-		return;
-	group_reopen(event);
-	perf_cpu_resched();
+	if (live)
+		event_resched(event);
 }
 
 /*
@@ -646,10 +660,8 @@ static void enable_fn(struct perf_event_context *ctx,
 	/* the time spent off does not count as enabled time */
 	event->tstamp = perf_event_time(event);
 	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
-	if (!live)
-		return;
-	group_reopen(event);
-	perf_cpu_resched();
+	if (live)
+		event_resched(event);
 }
 
 /* Enable an event; ctx->mutex held. */
@@ -810,13 +822,16 @@ static void reset_fn(struct perf_event_context *ctx,
 	if (live && event->state == PERF_EVENT_STATE_ACTIVE)
 		event->pmu->read(event);
 	local64_set(&event->count, 0);
+	/* a task reading its counter itself counts from zero too */
+	if (READ_ONCE(event->rb))
+		perf_event_update_userpage(event);
 }
 
 void perf_event_reset(struct perf_event *event)
 {
 	lockdep_assert_held(&event->ctx->mutex);
-	perf_ctx_call(event->ctx, event, reset_fn, NULL);
 	atomic64_set(&event->child_count, 0);
+	perf_ctx_call(event->ctx, event, reset_fn, NULL);
 }
 
 /*
@@ -988,8 +1003,31 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 }
 
 /*
+ * The SIGTRAPs still owed by events exec has just removed (every sigtrap
+ * event has remove_on_exec): an overflow inside execve queued its signal
+ * for the return to user space, which is now the new image's.  Called with
+ * ctx->mutex held; the events are off, so no overflow queues another.
+ */
+static void exec_drop_sigtraps(struct perf_event_context *ctx)
+{
+	struct perf_event *event;
+
+	lockdep_assert_held(&ctx->mutex);
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (!event->attr.sigtrap || !READ_ONCE(event->pending_work))
+			continue;
+		if (!task_work_cancel(current, &event->pending_task))
+			continue;
+		event->pending_work = 0;
+		/* the queue's reference; the context still holds the event */
+		perf_event_put(event);
+	}
+}
+
+/*
  * exec: events opened with enable_on_exec start counting now, those with
- * remove_on_exec stop for good; file address filters lose their ranges.
+ * remove_on_exec stop for good, taking their unsent SIGTRAPs with them;
+ * file address filters lose their ranges.
  */
 void perf_event_exec(void)
 {
@@ -1004,6 +1042,7 @@ void perf_event_exec(void)
 							    struct perf_event,
 							    event_entry),
 			      exec_fn, NULL);
+		exec_drop_sigtraps(ctx);
 		mutex_unlock(&ctx->mutex);
 	}
 	mutex_unlock(&current->perf_event_mutex);

@@ -346,24 +346,29 @@ static void mux_start(struct pmu *pmu)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
+/*
+ * An INACTIVE group of a live context goes on if it can; a pinned one that
+ * cannot is in error until enabled again, a flexible one waits its turn.
+ */
+void perf_group_try_in(struct perf_event *leader)
+{
+	if (leader->state != PERF_EVENT_STATE_INACTIVE ||
+	    !perf_event_fits_cpu(leader))
+		return;
+	if (!perf_group_sched_in(leader))
+		return;
+	if (leader->attr.pinned)
+		perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+	else
+		mux_start(leader->pmu_ctx->pmu);
+}
+
 static void sched_in_groups(struct perf_event_groups *groups)
 {
 	struct rb_node *node;
 
-	for (node = rb_first(&groups->tree); node; node = rb_next(node)) {
-		struct perf_event *leader;
-
-		leader = rb_entry(node, struct perf_event, group_node);
-		if (leader->state != PERF_EVENT_STATE_INACTIVE ||
-		    !perf_event_fits_cpu(leader))
-			continue;
-		if (!perf_group_sched_in(leader))
-			continue;
-		if (leader->attr.pinned)
-			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
-		else
-			mux_start(leader->pmu_ctx->pmu);
-	}
+	for (node = rb_first(&groups->tree); node; node = rb_next(node))
+		perf_group_try_in(rb_entry(node, struct perf_event, group_node));
 }
 
 static void ctx_pmus_disable(struct perf_event_context *ctx, bool disable)

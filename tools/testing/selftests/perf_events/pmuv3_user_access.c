@@ -326,6 +326,40 @@ TEST_F(mapped, mrs_matches_read)
 }
 
 /*
+ * PERF_EVENT_IOC_RESET restarts the count that user space reads too: after
+ * 100,000 loop turns, a reset and as many again, the page and the counter
+ * give the count since the reset, as read() does.
+ */
+TEST_F(mapped, reset_restarts_user_count)
+{
+	struct perf_event_mmap_page *pc;
+	struct user_read r;
+	uint64_t count;
+	int fd;
+
+	ASSERT_EQ(0, write_int_file(USER_ACCESS, 1));
+	fd = open_mapped(self->pmu.type, variant->config, variant->config1,
+			 &pc);
+	if (fd == -ENODEV)
+		SKIP(return, "the event cannot be mapped");
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
+	insn_loop(100000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	insn_loop(100000);
+	user_read(pc, &r);
+	ASSERT_EQ(sizeof(count), read(fd, &count, sizeof(count)));
+	TH_LOG("after reset: user %llu, read() %llu",
+	       (unsigned long long)r.count, (unsigned long long)count);
+	EXPECT_LT(0, r.index);
+	EXPECT_LE(200000, r.count);
+	EXPECT_GT(400000, r.count);
+	EXPECT_LE(r.count, count);
+	EXPECT_GT(r.count + 200, count);
+	munmap(pc, sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+/*
  * With the sysctl off the page still says the event asked for access
  * (cap_user_rdpmc), but gives no counter index, and the counters trap.
  */
