@@ -295,7 +295,8 @@ int register_perf_hw_breakpoint(struct perf_event *bp)
 
 /*
  * The fields a breakpoint may change once open: where, what and how long
- * it watches, and whether it is on.  Anything else differing is -EINVAL.
+ * it watches, whether it is on, and the si_perf_data of its SIGTRAPs.
+ * Anything else differing is -EINVAL.
  */
 static bool bp_attr_only_bp_differs(const struct perf_event_attr *old,
 				    const struct perf_event_attr *new)
@@ -307,6 +308,7 @@ static bool bp_attr_only_bp_differs(const struct perf_event_attr *old,
 	a.bp_type = old->bp_type;
 	a.bp_len = old->bp_len;
 	a.disabled = old->disabled;
+	a.sig_data = old->sig_data;
 	return !memcmp(&a, old, sizeof(a));
 }
 
@@ -353,6 +355,7 @@ int modify_user_hw_breakpoint_check(struct perf_event *bp,
 	bp->attr.bp_type = attr->bp_type;
 	bp->attr.bp_len = attr->bp_len;
 	bp->attr.disabled = attr->disabled;
+	bp->attr.sig_data = attr->sig_data;
 	*counter_arch_bp(bp) = hw;
 	return 0;
 }

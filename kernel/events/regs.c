@@ -39,15 +39,14 @@ int perf_regs_check(struct perf_event_attr *attr)
 	return 0;
 }
 
-/* Extended registers need a PMU that can sample them. */
+/*
+ * Extended registers need a PMU that can sample them.  The masks count
+ * even without the REGS sample bits that would use them (the ABI).
+ */
 int perf_regs_pmu_check(struct perf_event *event)
 {
-	u64 mask = 0;
+	u64 mask = event->attr.sample_regs_user | event->attr.sample_regs_intr;
 
-	if (event->attr.sample_type & PERF_SAMPLE_REGS_USER)
-		mask |= event->attr.sample_regs_user;
-	if (event->attr.sample_type & PERF_SAMPLE_REGS_INTR)
-		mask |= event->attr.sample_regs_intr;
 	if ((mask & PERF_REG_EXTENDED_MASK) &&
 	    !(event->pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS))
 		return -EOPNOTSUPP;

@@ -552,6 +552,48 @@ TEST(sigtrap_on_hit)
 	signal(SIGTRAP, SIG_DFL);
 }
 
+/*
+ * MODIFY_ATTRIBUTES may change the si_perf_data of a breakpoint's SIGTRAPs
+ * (sig_data), with the breakpoint fields and the disabled bit: the next
+ * signal carries the new value.
+ */
+TEST(modify_sig_data)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigtrap,
+				.sa_flags = SA_SIGINFO };
+	struct perf_event_attr attr, new;
+	int fd;
+
+	bp_attr(&attr, &watched[6], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8);
+	attr.sample_period = 1;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.sig_data = 0x1234;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	new = attr;
+	new.sig_data = 0x5678;
+	new.disabled = 0;
+	new.bp_addr = (uintptr_t)&watched[7];
+	EXPECT_EQ(modify(fd, &new), 0);
+	/* the rest of the attr still may not change */
+	new.sample_period = 2;
+	EXPECT_EQ(modify(fd, &new), EINVAL);
+#ifdef __aarch64__
+	/* the hit itself loops under TCG on arm64 (sigtrap_on_hit) */
+	close(fd);
+	return;
+#endif
+	ASSERT_EQ(sigaction(SIGTRAP, &sa, NULL), 0);
+	__atomic_store_n(&sigtraps, 0, __ATOMIC_RELAXED);
+	write_watched(7, 1);
+	close(fd);
+	EXPECT_EQ(__atomic_load_n(&sigtraps, __ATOMIC_RELAXED), 1);
+	EXPECT_EQ(__atomic_load_n(&sigtrap_data, __ATOMIC_RELAXED), 0x5678);
+	signal(SIGTRAP, SIG_DFL);
+}
+
 /* gdb's hardware watchpoint: set through ptrace on a stopped child. */
 #ifdef __x86_64__
 static int set_ptrace_watchpoint(pid_t pid, void *addr)

@@ -206,6 +206,26 @@ static void branch_stack_on_sw(struct perf_event_attr *a, long psz)
 	a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 }
 
+/*
+ * The first extended register (x86 XMM0, arm64 VG) in a mask whose sample
+ * bit is not set: software PMUs cannot sample them, and the masks count.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define REG_EXTENDED_BIT	(1ULL << 32)
+#else
+#define REG_EXTENDED_BIT	(1ULL << 46)
+#endif
+
+static void extended_regs_user_no_bit(struct perf_event_attr *a, long psz)
+{
+	a->sample_regs_user = REG_EXTENDED_BIT;
+}
+
+static void extended_regs_intr_no_bit(struct perf_event_attr *a, long psz)
+{
+	a->sample_regs_intr = REG_EXTENDED_BIT;
+}
+
 static void stack_user_unaligned(struct perf_event_attr *a, long psz)
 {
 	a->sample_period = 100000;
@@ -430,6 +450,16 @@ FIXTURE_VARIANT_ADD(bad_open, deep_callchain) {
 
 FIXTURE_VARIANT_ADD(bad_open, branch_stack_on_sw) {
 	.edit = branch_stack_on_sw,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, extended_regs_user_no_bit) {
+	.edit = extended_regs_user_no_bit,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, extended_regs_intr_no_bit) {
+	.edit = extended_regs_intr_no_bit,
 	.err = EOPNOTSUPP,
 };
 
