@@ -11,7 +11,7 @@
 archs=$1
 known=$TOP/bench/known-differences
 # the areas of bench/observe.c, the first word of each key
-AREAS="observe|sysctl|attr|read|type|target|field|perm|ioctl|mmap|records|callchain|hw|auxpmu|kprobe|uprobe|bpf|sysfs"
+AREAS="observe|sysctl|attr|read|type|target|field|perm|ioctl|mmap|records|callchain|hw|freq|auxpmu|kprobe|uprobe|bpf|security|sysfs"
 "$TOP/bench/base.sh"
 "$TOP/bench/series.sh"
 status=0

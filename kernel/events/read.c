@@ -42,10 +42,10 @@ int perf_read_size(struct perf_event *event)
 }
 
 /*
- * Whether @event's read still fits, with @nr events in its group, in a
- * record of PERF_GROUP_RECORD_MAX: the bound leaves the rest of a sample
- * (its fixed fields, callchain, registers; the stack dump and AUX
- * snapshot take only what is left) well inside the u16 size.
+ * Whether @event's read still fits, with @nr events in its group, with a
+ * record header in PERF_GROUP_RECORD_MAX bytes: the bound leaves the rest
+ * of a sample (its fixed fields, callchain, registers; the stack dump and
+ * AUX snapshot take only what is left) well inside the u16 size.
  */
 static bool group_member_fits(struct perf_event *event, int nr)
 {
@@ -53,7 +53,7 @@ static bool group_member_fits(struct perf_event *event, int nr)
 	int size;
 
 	size = read_bytes(format, format & PERF_FORMAT_GROUP ? nr : 1);
-	return size + sizeof(struct perf_event_header) < PERF_GROUP_RECORD_MAX;
+	return size + sizeof(struct perf_event_header) <= PERF_GROUP_RECORD_MAX;
 }
 
 /**

@@ -478,7 +478,7 @@ TEST(group_read_size_limit)
 	n = group_fill(&attr, 4000, &err);
 	TH_LOG("PERF_SAMPLE_READ: %d members, then %s", n, strerror(err));
 	EXPECT_EQ(E2BIG, err);
-	/* 8 + 24 * (n + 1) + 16 bytes of read, plus the header: < 16 KiB */
+	/* 8 + 24 * (n + 1) + 16 bytes of read, plus the header: <= 16 KiB */
 	EXPECT_EQ(680, n);
 
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -492,6 +492,17 @@ TEST(group_read_size_limit)
 	n = group_fill(&attr, 4000, &err);
 	TH_LOG("no sample fields: %d members, then %s", n, strerror(err));
 	EXPECT_EQ(E2BIG, err);
+
+	/*
+	 * 8 + 24 * (n + 1) bytes: at n = 681 the read is 16,376 bytes and
+	 * the header takes it to exactly 16 KiB, which stock accepts
+	 */
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			   PERF_FORMAT_LOST;
+	n = group_fill(&attr, 4000, &err);
+	TH_LOG("GROUP|ID|LOST: %d members, then %s", n, strerror(err));
+	EXPECT_EQ(E2BIG, err);
+	EXPECT_EQ(681, n);
 }
 
 /* A cgroup event names its cgroup in pid: -1 is no cgroup. */
