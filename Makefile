@@ -7,7 +7,7 @@
 #   make check KERNEL=stock     the same suites on the unmodified base
 #   make image ARCH=.. KERNEL=..  build one kernel, print its path last
 #   make diff                   observe stock and series, list differences
-#   make perf-test              perf test on stock and series (x86_64, slow)
+#   make perf-test [ARCH=arm64] perf test on stock and series (x86_64 by default, slow)
 #   make bench [ARCHS=..]       perfbench on stock and series, side by side
 #   make storm [MINUTES=..]     the random-syscall storm on debug kernels
 #   make distro ARCH=.. KERNEL=..  build with Debian's config (slow)
@@ -57,7 +57,7 @@ diff:
 	@bench/diff.sh "$(ARCHS)"
 
 perf-test:
-	@bench/perf-test.sh
+	@bench/perf-test.sh $(ARCH)
 
 bench:
 	@bench/bench.sh "$(ARCHS)"

@@ -7,7 +7,8 @@
 # ACPI=1 boots the arm64 guest through UEFI firmware (qemu-efi-aarch64),
 # which describes the machine with ACPI tables instead of a device tree;
 # KVM=1 gives the arm64 guest EL2 (virtualization=on), where KVM runs;
-# TESTS="a b" runs only those test programs; APPEND adds kernel arguments.
+# TESTS="a b" runs only those test programs; APPEND adds kernel arguments;
+# PERF_ROOT=1 gives the arm64 guest the perf tool (bench/perf-root.sh).
 # x86 guests run single-threaded TCG (one host thread for both vCPUs):
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
@@ -20,11 +21,19 @@
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
 # a hard limit of host time; the arm64 check (icount) takes about 26 minutes
+# on an idle machine; GUEST_STALL (seconds) kills a guest that stops printing
 limit=${GUEST_TIMEOUT:-2100}
 append="panic=-1 oops=panic bench.mode=$mode"
 [ -n "${TESTS:-}" ] && append="$append bench.tests=${TESTS// /,}"
 [ -n "${APPEND:-}" ] && append="$append $APPEND"
 shift=${ICOUNT_SHIFT:-0}
+# PERF_ROOT=1: Debian's perf tool for the guest (bench/perf-root.sh),
+# appended to the initramfs (the kernel unpacks concatenated archives)
+if [ "${PERF_ROOT:-0}" = 1 ]; then
+	combined=$(mktemp)
+	cat "$initrd" "$("$TOP/bench/perf-root.sh" "$arch" | tail -n 1)" > "$combined"
+	initrd=$combined
+fi
 common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
@@ -55,9 +64,35 @@ esac
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}"
 fi
+# Killed after $limit seconds of host time in all, or, with GUEST_STALL, once
+# its console has been silent for that many: a guest that makes progress
+# (each test prints when it ends, within its own limit of guest time) is
+# not killed for being slow on a busy host.
+pidfile=$(mktemp)
+: > "$logfile"
 set +e
-setsid timeout -s KILL "$limit" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$logfile"
-rc=${PIPESTATUS[0]}
+setsid "${qemu[@]}" -pidfile "$pidfile" < /dev/null 2>&1 |
+	stdbuf -oL tr -d '\r' |
+	tee "$logfile" &
+pipe=$!
+start=$SECONDS last=$SECONDS size=0 why=""
+while kill -0 "$pipe" 2>/dev/null; do
+	sleep 2
+	now=$(stat -c %s "$logfile" 2>/dev/null || echo 0)
+	[ "$now" != "$size" ] && size=$now last=$SECONDS
+	if [ $((SECONDS - start)) -ge "$limit" ]; then
+		why="after ${limit}s"
+	elif [ -n "${GUEST_STALL:-}" ] && [ $((SECONDS - last)) -ge "$GUEST_STALL" ]; then
+		why="silent for ${GUEST_STALL}s"
+	else
+		continue
+	fi
+	pid=$(cat "$pidfile" 2>/dev/null)
+	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+	break
+done
+wait "$pipe"
 set -e
-[ "$rc" = 137 ] && echo "@@BENCH-TIMEOUT guest killed after ${limit}s" | tee -a "$logfile"
+rm -f "$pidfile" "${combined:-}"
+[ -n "$why" ] && echo "@@BENCH-TIMEOUT guest killed $why" | tee -a "$logfile"
 exit 0

@@ -92,18 +92,18 @@ for f in "$BASE"/tools/testing/selftests/perf_events/*.c; do
 		chmod +x "$root/tests/$name"
 	fi
 done
-# the host's Debian perf tool, run in the x86_64 guest over virtio-9p
-if [ "$arch" = x86_64 ]; then
-	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke"
-	cp "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
-	# the program its uprobe checks probe by name: with its symbols
-	$cc $cflags -g -o "$root/tests/uprobe_target" \
-		"$TOP/bench/perf-smoke/uprobe-target.c"
-	# make perf-test: not in LIST
-	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test"
-	cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"
-	list="$list perf_smoke"
-fi
+# the Debian perf tool: the host's, run in the x86_64 guest over
+# virtio-9p; on arm64 Debian's arm64 one, in a boot of its own with its
+# root appended to the initramfs (bench/perf-root.sh, make check)
+cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke"
+cp "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
+# the program its uprobe checks probe by name: with its symbols
+$cc $cflags -g -o "$root/tests/uprobe_target" \
+	"$TOP/bench/perf-smoke/uprobe-target.c"
+# make perf-test: not in LIST
+cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test"
+cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"
+[ "$arch" = x86_64 ] && list="$list perf_smoke"
 list="$list cgroup security $ulist"
 echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
 

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make perf-test: the host's "perf test" (Debian linux-perf) in the x86_64
+# make perf-test [ARCH=arm64]: "perf test" of Debian's linux-perf in the
 # guest, on stock and on the series, each test under its own hard timeout;
 # prints the two result columns side by side and fails if the series does
-# not pass a test that stock passes.  About 20 minutes a kernel under TCG.
+# not pass a test that stock passes.  x86_64 runs the host's perf over
+# virtio-9p, arm64 Debian's arm64 perf (bench/perf-root.sh).  About 20
+# minutes a kernel under TCG.
+# Usage: perf-test.sh [ARCH]
 . "$(dirname "$0")/lib.sh"
 
-arch=x86_64
+arch=${1:-x86_64}
+perf_root=0
+[ "$arch" = arm64 ] && perf_root=1
 "$TOP/bench/base.sh"
 "$TOP/bench/series.sh"
 build_both "$arch"
@@ -15,7 +20,8 @@ for kernel in stock series; do
 	[ "$kernel" = stock ] && image=$STOCK_IMAGE
 	logfile=$BUILD/perf-test-$kernel-$arch.log
 	log "perf test on $kernel $arch (log: $logfile)"
-	GUEST_TIMEOUT=3900 TESTS=perf_test "$TOP/bench/boot.sh" "$arch" \
+	PERF_ROOT=$perf_root GUEST_TIMEOUT=3900 TESTS=perf_test \
+		"$TOP/bench/boot.sh" "$arch" \
 		"$image" "$INITRD" check "$logfile" > /dev/null
 	grep '^PERFTEST ' "$logfile" > "$BUILD/perf-test-$kernel.txt" || true
 done

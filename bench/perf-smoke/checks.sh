@@ -16,6 +16,10 @@ check() {
 		echo "not ok $n $name # $why"
 	fi
 }
+skip_check() {
+	n=$((n + 1)) skip=$((skip + 1))
+	echo "ok $n $1 # SKIP $2"
+}
 # awk's verdict on an expression: 1 or 0
 is() { awk "BEGIN { print ($1) ? 1 : 0 }"; }
 
@@ -23,7 +27,7 @@ export PERF_PAGER=cat
 cd /tmp || exit 1
 # a CPU-bound loop of bash, about a second of guest time
 loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
-echo 1..21
+echo 1..24
 
 # perf stat on a workload whose CPU time is spent in a child process:
 # task-clock is the workload's CPU time, as the workload's rusage says
@@ -34,7 +38,7 @@ ru=$(awk '/seconds user|seconds sys/ { s += $1 } END { print s * 1000 }' stat.tx
 pf=$(awk '/page-faults/ { gsub(",", "", $1); print $1 }' stat.txt)
 check "stat_forking_task_clock" "$(is "${tc:-0} >= 0.8 * ${ru:-0} && ${tc:-0} <= 1.25 * ${ru:-0} + 50")" \
 	"task-clock ${tc:-none} ms, rusage ${ru:-none} ms"
-check "stat_forking_page_faults" "$(is "${pf:-0} >= 200")" "page-faults ${pf:-none}"
+check "stat_forking_page_faults" "$(is "${pf:-0} >= 100")" "page-faults ${pf:-none}"
 
 # the same without a child
 perf stat -e task-clock -o stat1.txt -- bash -c "$loop" > /dev/null 2>&1
@@ -58,7 +62,7 @@ check "record_forking_comm" "$(is "${bash_pct:-0} >= 80")" \
 	"bash has ${bash_pct:-no}% of the samples"
 perf script -i rec.data -F comm,ip,dso > script.txt 2>/dev/null
 total=$(wc -l < script.txt)
-inbash=$(grep -c '^ *bash .*(/usr/bin/bash)' script.txt)
+inbash=$(grep -c '^ *bash .*(\(/usr\)\?/bin/bash)' script.txt)
 check "record_forking_dso" "$(is "${total:-0} >= 100 && ${inbash:-0} >= 0.5 * ${total:-0}")" \
 	"$inbash of $total samples in bash's own code"
 
@@ -102,13 +106,19 @@ exits=$(grep -c 'PERF_RECORD_EXIT' tasks.txt)
 check "record_forking_task_events" "$(is "${comm:-0} >= 1 && ${exits:-0} >= 2")" \
 	"$comm COMM exec records of bash, $exits EXIT records"
 
-# perf trace -s: a syscall summary of a command
-perf trace -s -o trace.txt -- bash -c 'for i in 1 2 3; do :; done' \
-	> /dev/null 2>&1
-rc=$?
-calls=$(grep -c 'read\|write\|mmap\|execve' trace.txt)
-check "trace_summary" "$(is "$rc == 0 && ${calls:-0} >= 1")" \
-	"perf trace rc $rc, $calls syscall lines"
+# perf trace -s: a syscall summary of a command (the syscall tracepoints
+# are built into the x86_64 test kernels only: on arm64 perf trace prints
+# nothing, on stock too)
+if [ -d /sys/kernel/tracing/events/syscalls ]; then
+	perf trace -s -o trace.txt -- bash -c 'for i in 1 2 3; do :; done' \
+		> /dev/null 2>&1
+	rc=$?
+	calls=$(grep -c 'read\|write\|mmap\|execve' trace.txt)
+	check "trace_summary" "$(is "$rc == 0 && ${calls:-0} >= 1")" \
+		"perf trace rc $rc, $calls syscall lines: $(head -c 300 trace.txt)"
+else
+	skip_check "trace_summary" "no syscall tracepoints in this kernel"
+fi
 
 # perf stat --for-each-cgroup on cgroup v2: two busy cgroups, each
 # counted apart by cgroup events (b runs a's loop three times; a quarter
@@ -157,7 +167,7 @@ check "record_all_cgroups" "$(is "${pc:-0} > 0 && ${pd:-0} > ${pc:-0}")" \
 
 # perf probe: a kprobe trace event made through tracefs' kprobe_events,
 # counted by perf stat as a tracepoint event (dd reads 300 times)
-reads='/usr/bin/dd if=/dev/zero of=/dev/null bs=1 count=300'
+reads="$(command -v dd) if=/dev/zero of=/dev/null bs=1 count=300"
 perf probe -q -a vfs_read > probe.txt 2>&1
 perf stat -e probe:vfs_read -o statP.txt -- $reads > /dev/null 2>&1
 np=$(awk '/probe:vfs_read/ { gsub(",", "", $1); print $1 }' statP.txt)
@@ -242,6 +252,40 @@ else
 		n=$((n + 1)) skip=$((skip + 1))
 		echo "ok $n $c # SKIP the host has no bpftrace"
 	done
+fi
+
+# The hardware PMU (arm64's PMUv3; the x86_64 guest has none): counting,
+# and sampling in frequency mode, perf record's default, on a loop.  The
+# period starts at 1 and must follow the rate within a few samples; the
+# samples come at about the frequency asked for, over the loop's time.
+if perf stat -e cycles -o statH0.txt -- true > /dev/null 2>&1 &&
+   grep -q '[0-9] *cycles' statH0.txt; then
+	loop='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'
+	perf stat -e cycles,instructions -o statH.txt -- bash -c "$loop" \
+		> /dev/null 2>&1
+	cy=$(awk '/ cycles/ { gsub(",", "", $1); print $1 }' statH.txt)
+	in=$(awk '/ instructions/ { gsub(",", "", $1); print $1 }' statH.txt)
+	check "stat_hw_cycles_instructions" \
+		"$(is "${cy:-0} > 1000000 && ${in:-0} > 1000000")" \
+		"cycles ${cy:-none}, instructions ${in:-none}"
+	perf record -q -e cycles -F 1000 -o recF.data -- bash -c "$loop" \
+		> /dev/null 2>&1
+	perf script -i recF.data -F time,period > scriptF.txt 2>/dev/null
+	read -r nf n1 span sum <<< "$(awk '{
+		t = $1; sub(":", "", t); p = $2
+		if (!n++) first = t; last = t
+		ones += p == 1; s += p
+	} END { print n + 0, ones + 0, last - first, s + 0 }' scriptF.txt)"
+	echo "# record_freq: $nf samples over ${span}s, $n1 at period 1, periods $sum"
+	check "record_freq_start" "$(is "${nf:-0} >= 50 && ${n1:-99} <= 5")" \
+		"$nf samples, $n1 of them at period 1"
+	check "record_freq_rate" \
+		"$(is "${span:-0} > 0 && $nf / $span >= 750 && $nf / $span <= 1250")" \
+		"$nf samples in ${span}s"
+else
+	skip_check "stat_hw_cycles_instructions" "no hardware PMU"
+	skip_check "record_freq_start" "no hardware PMU"
+	skip_check "record_freq_rate" "no hardware PMU"
 fi
 
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"

@@ -4,8 +4,9 @@
 # the host's root, mounted read-only over virtio-9p, give it its own proc,
 # sys, dev, tmp, tracefs and debugfs, and run there, with the host's own
 # tools (the Debian perf among them), /tests/<name>_checks: checks.sh for
-# perf_smoke, perf-test.sh for perf_test.  Prints kselftest-style results;
-# skips all when the guest has no host root (no -virtfs, or no 9p).
+# perf_smoke, perf-test.sh for perf_test.  On arm64 the root is /perfroot
+# of the initramfs instead.  Prints kselftest-style results; skips all
+# when the guest has neither (no -virtfs, or no 9p).
 name=$(basename "$0")
 root=/newroot
 skip_all() {
@@ -14,15 +15,21 @@ skip_all() {
 	echo "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:0"
 	exit 0
 }
-mkdir -p /host /ovl "$root"
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /host \
-	2>/dev/null || skip_all "no host root over 9p"
-[ -x /host/usr/bin/perf ] || skip_all "the host has no perf (linux-perf)"
-mount -t tmpfs ovl /ovl
-mkdir -p /ovl/upper /ovl/work
-mount -t overlay overlay \
-	-o lowerdir=/host,upperdir=/ovl/upper,workdir=/ovl/work "$root" ||
-	skip_all "overlay mount failed"
+if [ -x /perfroot/usr/bin/perf ]; then
+	# arm64: Debian's arm64 perf unpacked into the initramfs itself
+	# (bench/perf-root.sh, appended by bench/boot.sh with PERF_ROOT=1)
+	root=/perfroot
+else
+	mkdir -p /host /ovl "$root"
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot \
+		/host 2>/dev/null || skip_all "no host root over 9p"
+	[ -x /host/usr/bin/perf ] || skip_all "the host has no perf (linux-perf)"
+	mount -t tmpfs ovl /ovl
+	mkdir -p /ovl/upper /ovl/work
+	mount -t overlay overlay \
+		-o lowerdir=/host,upperdir=/ovl/upper,workdir=/ovl/work "$root" ||
+		skip_all "overlay mount failed"
+fi
 mount -t proc proc "$root/proc"
 mount -t sysfs sysfs "$root/sys"
 mount -t devtmpfs dev "$root/dev"
@@ -30,6 +37,6 @@ mount -t tmpfs tmp "$root/tmp"
 mount -t tracefs tracefs "$root/sys/kernel/tracing" 2>/dev/null
 mount -t debugfs debugfs "$root/sys/kernel/debug" 2>/dev/null
 cp "/tests/${name}_checks" "$root/tmp/checks.sh"
-# the program perf_smoke's uprobe checks probe (x86_64 initramfs)
+# the program perf_smoke's uprobe checks probe
 [ -e /tests/uprobe_target ] && cp /tests/uprobe_target "$root/tmp/"
 HOME=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin chroot "$root" /bin/bash /tmp/checks.sh
