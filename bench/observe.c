@@ -40,6 +40,12 @@
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 #define NOBODY		65534
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* the first extended register of a sample's register masks */
+#if defined(__x86_64__)
+#define REG_EXTENDED_BIT	(1ULL << 32)	/* PERF_REG_X86_XMM0 */
+#else
+#define REG_EXTENDED_BIT	(1ULL << 46)	/* PERF_REG_ARM64_VG */
+#endif
 
 static void say(const char *key, const char *fmt, ...)
 {
@@ -532,6 +538,26 @@ static void observe_fields(void)
 	try_open("field.sample_regs_intr.no_bit.hw", &a, 0, -1, -1, 0);
 	a.sample_period = 100000;
 	try_open("field.sample_regs_intr.no_bit.hw_sampling", &a, 0, -1, -1, 0);
+	/* masks naming the extended registers (x86 XMM, arm64 VG), no bit */
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_regs_user = REG_EXTENDED_BIT;
+	try_open("field.sample_regs_user.no_bit.extended", &a, 0, -1, -1, 0);
+	a.sample_regs_user = ~0ULL;
+	try_open("field.sample_regs_user.no_bit.all_ones", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_regs_intr = REG_EXTENDED_BIT;
+	try_open("field.sample_regs_intr.no_bit.extended", &a, 0, -1, -1, 0);
+	a.sample_regs_intr = ~0ULL;
+	try_open("field.sample_regs_intr.no_bit.all_ones", &a, 0, -1, -1, 0);
+	hw_attr(&a);
+	a.sample_regs_user = REG_EXTENDED_BIT;
+	try_open("field.sample_regs_user.no_bit.hw_extended", &a, 0, -1, -1, 0);
+	hw_attr(&a);
+	a.sample_regs_intr = REG_EXTENDED_BIT;
+	try_open("field.sample_regs_intr.no_bit.hw_extended", &a, 0, -1, -1, 0);
+	a.sample_period = 100000;
+	try_open("field.sample_regs_intr.no_bit.hw_sampling_extended", &a, 0, -1,
+		 -1, 0);
 	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_type = PERF_SAMPLE_REGS_USER;
 	try_open("field.sample_regs_user.bit_no_mask", &a, 0, -1, -1, 0);
@@ -1448,6 +1474,33 @@ static void observe_modify_bp(void)
 	b = a;
 	b.exclude_user = 1;
 	MOD("modify_exclude", &b);
+	b = a;
+	b.sig_data = 42;
+	MOD("modify_sig_data", &b);
+	b = a;
+	b.disabled = !a.disabled;
+	MOD("modify_disabled", &b);
+	b = a;
+	b.inherit = !a.inherit;
+	MOD("modify_inherit", &b);
+	b = a;
+	b.pinned = !a.pinned;
+	MOD("modify_pinned", &b);
+	b = a;
+	b.wakeup_events = 3;
+	MOD("modify_wakeup_events", &b);
+	b = a;
+	b.sample_type = PERF_SAMPLE_IP;
+	MOD("modify_sample_type", &b);
+	b = a;
+	b.config = 1;
+	MOD("modify_config", &b);
+	b = a;
+	b.remove_on_exec = !a.remove_on_exec;
+	MOD("modify_remove_on_exec", &b);
+	b = a;
+	b.size = PERF_ATTR_SIZE_VER5;
+	MOD("modify_size_ver5", &b);
 	sw(&b, PERF_COUNT_SW_TASK_CLOCK);
 	MOD("modify_to_sw", &b);
 	MOD("modify_null", NULL);
@@ -1893,6 +1946,140 @@ static void observe_timer_callchain(void)
 	close(fd);
 }
 
+/*
+ * The rules of the user frame-pointer walk, on hand-made frames: each
+ * frame is { next frame, return address }, the return addresses are
+ * 0x1000 + the frame's number, and the walk starts at the frame pointer of
+ * a sampled page fault.  What is said is how many of them the callchain
+ * has, and how many entries in all.
+ */
+#define FP_FRAMES	8
+#define FP_RET		0x1000
+
+struct fp_frame {
+	uint64_t next;
+	uint64_t ret;
+};
+
+static struct fp_frame fp_static[FP_FRAMES];
+
+/* link @n frames spaced @stride bytes apart from @base, last one to 0 */
+static void fp_link(char *base, int n, long stride)
+{
+	for (int i = 0; i < n; i++) {
+		struct fp_frame *f = (struct fp_frame *)(base + i * stride);
+
+		f->next = i + 1 < n ? (uint64_t)(uintptr_t)(base + (i + 1) * stride) : 0;
+		f->ret = FP_RET + i;
+	}
+}
+
+/* fault on @page with the frame pointer at @fp */
+static void fp_fault(void *fp, volatile char *page)
+{
+	/* fixed registers: the compiler may give the frame pointer to an input */
+#if defined(__x86_64__)
+	__asm__ __volatile__("push %%rbp\n\t"
+			     "mov %%rsi, %%rbp\n\t"
+			     "movb $1, (%%rdi)\n\t"
+			     "pop %%rbp"
+			     : : "S"(fp), "D"(page) : "memory");
+#else
+	register void *x0 __asm__("x0") = fp;
+	register volatile char *x1 __asm__("x1") = page;
+
+	__asm__ __volatile__("mov x9, x29\n\t"
+			     "mov x29, x0\n\t"
+			     "strb wzr, [x1]\n\t"
+			     "mov x29, x9"
+			     : : "r"(x0), "r"(x1) : "x9", "memory");
+#endif
+}
+
+static void fp_walk(const char *name, void *fp)
+{
+	size_t pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_header *h;
+	struct perf_event_attr a;
+	struct perf_map m;
+	char key[64], buf[8192];
+	int fd, found = -2;
+	char *page;
+
+	snprintf(key, sizeof(key), "callchain.fp.%s", name);
+	sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_CALLCHAIN;
+	a.exclude_callchain_kernel = 1;
+	a.disabled = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0 || perf_map_open(&m, fd, 16, PROT_READ | PROT_WRITE)) {
+		say(key, "%s", res(fd < 0 ? fd : -errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	page = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	fp_fault(fp, page);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		const uint64_t *p = (const uint64_t *)(h + 1);
+		uint64_t nr = p[0];
+
+		if (h->type != PERF_RECORD_SAMPLE || found != -2)
+			continue;
+		/* PERF_CONTEXT_USER, the faulting ip, then the frames */
+		found = 0;
+		for (uint64_t i = 3; i < nr + 1; i++)
+			found += p[i] - FP_RET < FP_FRAMES;
+		say(key, "frames %d of %llu entries", found,
+		    (unsigned long long)nr);
+	}
+	if (found == -2)
+		say(key, "no sample");
+	munmap(page, pg);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/* the walk from frames in the data segment, on the stack, and odd ones */
+static void observe_fp_walks(void)
+{
+	uint64_t stack[FP_FRAMES * 6 + 4] __attribute__((aligned(16)));
+	char *s = (char *)stack;
+
+	fp_link((char *)fp_static, FP_FRAMES, sizeof(struct fp_frame));
+	fp_walk("data_segment", fp_static);
+	fp_link(s, FP_FRAMES, sizeof(struct fp_frame));
+	fp_walk("stack", s);
+	fp_link(s, FP_FRAMES, 3 * sizeof(struct fp_frame));
+	fp_walk("stack_spaced", s);
+	/* a frame 4 bytes off alignment in the middle */
+	fp_link(s, 4, sizeof(struct fp_frame));
+	fp_link(s + 4 * sizeof(struct fp_frame) + 4, 4, sizeof(struct fp_frame));
+	((struct fp_frame *)s)[3].next = (uint64_t)(uintptr_t)(s + 4 * sizeof(struct fp_frame) + 4);
+	fp_walk("unaligned_middle", s);
+	/* frames going down the stack: the second one below the first */
+	fp_link(s, FP_FRAMES, sizeof(struct fp_frame));
+	memmove(s + 4 * sizeof(struct fp_frame), s, sizeof(struct fp_frame));
+	((struct fp_frame *)s)[4].next = (uint64_t)(uintptr_t)(s + sizeof(struct fp_frame));
+	((struct fp_frame *)s)[4].ret = FP_RET;
+	((struct fp_frame *)s)[3].next = 0;
+	fp_walk("downward", s + 4 * sizeof(struct fp_frame));
+	/* a frame that is its own next: how long the walk goes on */
+	stack[0] = (uint64_t)(uintptr_t)s;
+	stack[1] = FP_RET;
+	fp_walk("self_loop", s);
+	/* the next frame at a kernel address, and at a non-canonical one */
+	fp_link(s, 2, sizeof(struct fp_frame));
+	((struct fp_frame *)s)[1].next = (uint64_t)-4096 * 1024;
+	fp_walk("to_kernel", s);
+	((struct fp_frame *)s)[1].next = 0x8000000000000000ULL;
+	fp_walk("to_noncanonical", s);
+}
+
 static void observe_callchains(void)
 {
 	size_t pg = sysconf(_SC_PAGESIZE);
@@ -2158,6 +2345,69 @@ static void observe_hardware(void)
 			 0);
 		close(bp);
 	}
+}
+
+/*
+ * Frequency mode on the cycle counter, as perf record uses it by default
+ * (-F 1000, kernel and user): across some 400 million cycles of a loop,
+ * how many samples it takes at period 1 before the period follows the
+ * rate, whether the samples come at about the frequency asked for, and
+ * whether their periods add up to the count.  Said in ranges: the exact
+ * periods are the algorithm's own.
+ */
+static void observe_freq(void)
+{
+	uint64_t n = 0, n1 = 0, sum = 0, v[2] = { 0, 0 };
+	struct perf_event_header *h;
+	struct perf_event_attr a;
+	struct perf_map m;
+	double per_s;
+	char buf[256];
+	int fd;
+
+	hw_attr(&a);
+	a.exclude_kernel = 0;
+	a.freq = 1;
+	a.sample_freq = 1000;
+	a.sample_type = PERF_SAMPLE_PERIOD;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	a.disabled = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0 || perf_map_open(&m, fd, 64, PROT_READ | PROT_WRITE)) {
+		say("freq.hw", "%s", res(fd < 0 ? fd : -errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	chain_spin(130000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, v, sizeof(v)) != sizeof(v))
+		v[1] = 0;
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		uint64_t period = *(const uint64_t *)(h + 1);
+
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		n++;
+		n1 += period == 1;
+		sum += period;
+	}
+	say("freq.hw", "ok");
+	say("freq.hw.period1_samples", "%s", n1 <= 5 ? "at most 5" :
+	    n1 <= 20 ? "6 to 20" : "over 20");
+	per_s = v[1] ? n * 1e9 / v[1] : 0;
+	say("freq.hw.rate", "%s", per_s > 750 && per_s < 1250 ?
+	    "within 25% of 1000/s" : "off");
+	say("freq.hw.periods_sum", "%s",
+	    sum <= v[0] && sum * 10 >= v[0] * 9 ? "90-100% of the count" :
+	    "off");
+	printf("# freq.hw: %llu samples, %llu at period 1, periods %llu of %llu in %llu ns\n",
+	       (unsigned long long)n, (unsigned long long)n1,
+	       (unsigned long long)sum, (unsigned long long)v[0],
+	       (unsigned long long)v[1]);
+	perf_map_close(&m);
+	close(fd);
 }
 
 static void find_tracepoint(void)
@@ -2687,7 +2937,9 @@ int main(int argc, char **argv)
 	observe_records();
 	observe_callchains();
 	observe_timer_callchain();
+	observe_fp_walks();
 	observe_hardware();
+	observe_freq();
 	observe_aux_pmu();
 	observe_kprobe_pmu();
 	observe_uprobe();

@@ -296,14 +296,13 @@ int register_perf_hw_breakpoint(struct perf_event *bp)
 /*
  * The fields a breakpoint may change once open: where, what and how long
  * it watches, whether it is on, and the si_perf_data of its SIGTRAPs.
- * Anything else differing is -EINVAL.
+ * Anything else differing, the attr's size included, is -EINVAL.
  */
 static bool bp_attr_only_bp_differs(const struct perf_event_attr *old,
 				    const struct perf_event_attr *new)
 {
 	struct perf_event_attr a = *new;
 
-	a.size = old->size;
 	a.bp_addr = old->bp_addr;
 	a.bp_type = old->bp_type;
 	a.bp_len = old->bp_len;

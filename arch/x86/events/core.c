@@ -98,7 +98,14 @@ fault:
 	return false;
 }
 
-/* User frames of a 64-bit task, by frame pointer, never faulting. */
+/*
+ * User frames of a 64-bit task, by frame pointer, never faulting.  Any
+ * frame pointer that reaches a readable user frame is followed, whatever
+ * its alignment and wherever it points (the code that set it may not keep
+ * frame pointers: a static program's libc start code leaves %rbp pointing
+ * into its data): only an unreadable frame or the depth limit ends the
+ * walk, as the ABI's callchains do.
+ */
 void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 			 struct pt_regs *regs)
 {
@@ -112,9 +119,7 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	/* in an NMI that came during a switch of mm, user memory is not ours */
 	if (!user_64bit_mode(regs) || !nmi_uaccess_okay())
 		return;
-	while (fp && !((unsigned long)fp & (sizeof(long) - 1))) {
-		if ((unsigned long)fp < regs->sp)
-			break;
+	while (fp) {
 		if (!read_user_frame(fp, &frame))
 			break;
 		if (perf_callchain_store(entry, frame.return_address))
