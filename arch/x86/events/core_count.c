@@ -409,12 +409,14 @@ static u64 overflowed_by_value(struct x86_core_cpu *cpu)
 static void overflow(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	const struct x86_core_pmu *core = cpu->core;
+	u64 period;
 
 	update(cpu, event);
+	/* the sample stands for the period that ended, not the next */
+	period = event->hw.last_period;
 	if (!set_period(cpu, event) || !is_sampling_event(event))
 		return;
-	if (core->overflow &&
-	    core->overflow(event, event->hw.last_period, core->overflow_arg))
+	if (core->overflow && core->overflow(event, period, core->overflow_arg))
 		x86_core_stop(cpu, event, false);
 }
 

@@ -387,7 +387,7 @@ irqreturn_t pmuv3_overflow_irq(int irq, void *dev)
 	unsigned long ovs = pmuv3_hw_read_clear_overflow();
 	struct perf_sample_data data;
 	struct perf_event *event;
-	u64 start = sched_clock();
+	u64 start = sched_clock(), period;
 	int idx;
 
 	if (!ovs)
@@ -404,9 +404,11 @@ irqreturn_t pmuv3_overflow_irq(int irq, void *dev)
 		if (!event)
 			continue;
 		pmuv3_event_update(event);
+		/* the sample stands for the period that ended, not the next */
+		period = event->hw.last_period;
 		if (!pmuv3_event_set_period(event) || !is_sampling_event(event))
 			continue;
-		perf_sample_data_init(&data, 0, event->hw.last_period);
+		perf_sample_data_init(&data, 0, period);
 		if (perf_event_overflow(event, &data, regs))
 			pmuv3_stop(event, 0);
 	}
@@ -439,7 +441,9 @@ void pmuv3_pmu_init(struct pmuv3 *pmuv3)
 	pmuv3->arm.pmu = (struct pmu) {
 		.module		= THIS_MODULE,
 		.task_ctx_nr	= perf_hw_context,
-		.capabilities	= PERF_PMU_CAP_EXTENDED_HW_TYPE,
+		/* VG, the SVE vector granule, is an extended register */
+		.capabilities	= PERF_PMU_CAP_EXTENDED_HW_TYPE |
+				  PERF_PMU_CAP_EXTENDED_REGS,
 		.attr_groups	= pmuv3_attr_groups,
 		.event_init	= pmuv3_event_init,
 		.add		= pmuv3_add,
