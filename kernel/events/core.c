@@ -16,7 +16,6 @@
 #include <linux/ptrace.h>
 #include <linux/security.h>
 #include <linux/slab.h>
-#include <linux/task_work.h>
 #include <linux/trace_events.h>
 
 #include "internal.h"
@@ -1003,31 +1002,10 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 }
 
 /*
- * The SIGTRAPs still owed by events exec has just removed (every sigtrap
- * event has remove_on_exec): an overflow inside execve queued its signal
- * for the return to user space, which is now the new image's.  Called with
- * ctx->mutex held; the events are off, so no overflow queues another.
- */
-static void exec_drop_sigtraps(struct perf_event_context *ctx)
-{
-	struct perf_event *event;
-
-	lockdep_assert_held(&ctx->mutex);
-	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		if (!event->attr.sigtrap || !READ_ONCE(event->pending_work))
-			continue;
-		if (!task_work_cancel(current, &event->pending_task))
-			continue;
-		event->pending_work = 0;
-		/* the queue's reference; the context still holds the event */
-		perf_event_put(event);
-	}
-}
-
-/*
  * exec: events opened with enable_on_exec start counting now, those with
- * remove_on_exec stop for good, taking their unsent SIGTRAPs with them;
- * file address filters lose their ranges.
+ * remove_on_exec stop for good; file address filters lose their ranges.
+ * A SIGTRAP an overflow inside execve queued still reaches the new image,
+ * as on stock (it dies by it unless it ignores SIGTRAP).
  */
 void perf_event_exec(void)
 {
@@ -1042,7 +1020,6 @@ void perf_event_exec(void)
 							    struct perf_event,
 							    event_entry),
 			      exec_fn, NULL);
-		exec_drop_sigtraps(ctx);
 		mutex_unlock(&ctx->mutex);
 	}
 	mutex_unlock(&current->perf_event_mutex);

@@ -5,11 +5,9 @@
  * (wherever they are attached, siblings and inherited copies included), and
  * the group flag of the ENABLE/DISABLE/RESET ioctls.
  */
-#define _GNU_SOURCE
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -104,53 +102,6 @@ TEST(remove_on_exec_stops_at_exec)
 	EXPECT_LE(45 * 1000000LL, read_count(all) - read_count(fd));
 	close(all);
 	close(fd);
-}
-
-/*
- * A SIGTRAP owed by an event that exec removes is not delivered to the new
- * image.  The exec path's own name, in a page not mapped yet, makes the
- * kernel fault while execve copies it: a page-fault event with a period of
- * 1 overflows inside execve, before the exec.  The new image starts with
- * SIGTRAP at its default action (death): it must exit normally.
- */
-TEST(sigtrap_does_not_cross_exec)
-{
-	struct sigaction sa = { .sa_handler = SIG_IGN };
-	struct perf_event_attr attr;
-	int status, mfd, fd;
-	char *name;
-	pid_t pid;
-
-	mfd = memfd_create("exe-name", 0);
-	ASSERT_LE(0, mfd);
-	ASSERT_EQ(strlen(self_exe) + 1,
-		  write(mfd, self_exe, strlen(self_exe) + 1));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		/* before exec the overflows' signals are ignored */
-		sigaction(SIGTRAP, &sa, NULL);
-		name = mmap(NULL, getpagesize(), PROT_READ, MAP_PRIVATE, mfd, 0);
-		if (name == MAP_FAILED)
-			_exit(2);
-		sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
-		attr.sample_period = 1;
-		attr.sigtrap = 1;
-		attr.remove_on_exec = 1;
-		fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
-			_exit(errno == EACCES ? 3 : 4);
-		execl(name, self_exe, "exit", NULL);
-		_exit(5);
-	}
-	close(mfd);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
-		SKIP(return, "perf_event_open not permitted");
-	EXPECT_FALSE(WIFSIGNALED(status)) {
-		TH_LOG("the new image died by signal %d", WTERMSIG(status));
-	}
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /*
@@ -379,8 +330,6 @@ TEST_F(group, prctl_disables_siblings)
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "exit"))
-		return 0;
 	if (argc == 2 && !strcmp(argv[1], "burn")) {
 		burn(50);
 		return 0;
