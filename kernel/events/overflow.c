@@ -469,9 +469,10 @@ static void period_fn(struct perf_event_context *ctx, struct perf_event *event,
 		event->attr.sample_freq = p->value;
 		local64_set(&event->hw.period_left, 0);
 	} else {
-		/* a whole new period starts now */
+		/* a whole new period starts now, the next sample's */
 		event->attr.sample_period = p->value;
 		event->hw.sample_period = p->value;
+		event->hw.last_period = p->value;
 		local64_set(&event->hw.period_left, p->value);
 	}
 	if (active)
