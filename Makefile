@@ -13,6 +13,7 @@
 #   make distro ARCH=.. KERNEL=..  build with Debian's config (slow)
 #   make patches                write the series as git format-patch files
 #   make cleanroom              run ../shared/tools/cleanroom-check
+#   make qemu                   build QEMU with the emulated x86 PMU, print its path
 
 ARCH ?= x86_64
 KERNEL ?= series
@@ -26,12 +27,12 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check diff perf-test bench storm distro image base series patches cleanroom clean help
+.PHONY: all run check diff perf-test bench storm distro image base series patches cleanroom qemu clean help
 
 all: help
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -74,6 +75,9 @@ patches: series
 
 cleanroom:
 	@../shared/tools/cleanroom-check .
+
+qemu: base
+	@bench/qemu.sh | tail -n 1
 
 clean:
 	rm -rf $(BUILD)

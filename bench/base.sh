@@ -9,7 +9,9 @@ PKGS="linux-source-6.12 qemu-system-x86 qemu-system-arm qemu-efi-aarch64
 	libc6-dev-i386-cross busybox-static flex bison bc
 	libelf-dev libssl-dev cpio rsync xz-utils kmod manpages-dev python3-ply
 	secilc bpftrace
-	git make gcc"
+	git make gcc
+	dpkg-dev meson ninja-build pkg-config libglib2.0-dev libpixman-1-dev
+	libattr1-dev libcap-ng-dev libfdt-dev zlib1g-dev"
 
 missing=""
 for p in $PKGS; do

@@ -12,6 +12,7 @@
 # x86 guests run single-threaded TCG (one host thread for both vCPUs):
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
+# X86_PMU=intel boots the x86 guest on bench/qemu.sh's QEMU, with a PMU.
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
 # per instruction (make bench).  ICOUNT_SHIFT=N makes it 2^N nanoseconds
 # (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
@@ -39,7 +40,17 @@ common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 case $arch in
 x86_64)
 	# the host's root, read-only, for the perf tool (tests/perf_smoke)
-	qemu=(qemu-system-x86_64 -M q35 -cpu max
+	# X86_PMU=intel: the workbench's QEMU (bench/qemu.sh), whose TCG has
+	# an architectural PMU, version 2, on a model no table of stock's
+	# driver claims
+	x86_qemu=qemu-system-x86_64 x86_cpu=max
+	case ${X86_PMU:-} in
+	"") ;;
+	intel)	x86_qemu=$("$TOP/bench/qemu.sh" | tail -n 1)
+		x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b,pmu=on ;;
+	*) die "unknown X86_PMU=$X86_PMU" ;;
+	esac
+	qemu=("$x86_qemu" -M q35 -cpu "$x86_cpu"
 	      -accel tcg,thread="${TCG_THREAD:-single}" "${common[@]}")
 	[ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift="$shift",sleep=off)
 	qemu+=(
