@@ -387,21 +387,27 @@ EXPORT_SYMBOL_GPL(perf_counter_init_period);
  * perf_counter_next_period - what a counter counting up to overflow is armed with
  * @event: the event, its count folded in up to now
  * @max_period: the most the counter takes at a time
- * @ended: set when a whole period had ended, which a sample is taken for
+ * @ended: set to the period that had ended, which a sample is taken for
+ *	and reports, or to 0 when the period still runs
+ *
+ * hw.last_period is the period that runs: a sample taken when it ends
+ * carries it, not the period that starts then (which differs in frequency
+ * mode, and after PERF_EVENT_IOC_PERIOD).
  *
  * Returns how many events the counter should count before it next
  * interrupts: the rest of the period, at most @max_period.  The driver
  * writes the negative of it to the counter (and to hw.prev_count).
  */
 u64 perf_counter_next_period(struct perf_event *event, u64 max_period,
-			     bool *ended)
+			     u64 *ended)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	s64 period = hwc->sample_period;
 	s64 left = local64_read(&hwc->period_left);
 
-	*ended = left <= 0;
-	if (unlikely(*ended)) {
+	*ended = 0;
+	if (unlikely(left <= 0)) {
+		*ended = hwc->last_period;
 		/* far behind (a new period was set): start afresh */
 		left = left <= -period ? period : left + period;
 		local64_set(&hwc->period_left, left);

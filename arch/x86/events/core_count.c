@@ -242,15 +242,14 @@ static void update(struct x86_core_cpu *cpu, struct perf_event *event)
 
 /*
  * Arm the counter for the rest of the period (at most max_period at a
- * time).  Returns true when a whole period had ended: what a sample is
- * taken for.
+ * time).  Returns the period that had ended, which a sample is taken
+ * for, or 0.
  */
-static bool set_period(struct x86_core_cpu *cpu, struct perf_event *event)
+static u64 set_period(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 mask = width_mask(counter_width(&cpu->core->desc, hwc->idx));
-	bool ended;
-	u64 val;
+	u64 ended, val;
 
 	val = -perf_counter_next_period(event, cpu->core->max_period, &ended);
 	val &= mask;
@@ -412,9 +411,8 @@ static void overflow(struct x86_core_cpu *cpu, struct perf_event *event)
 	u64 period;
 
 	update(cpu, event);
-	/* the sample stands for the period that ended, not the next */
-	period = event->hw.last_period;
-	if (!set_period(cpu, event) || !is_sampling_event(event))
+	period = set_period(cpu, event);
+	if (!period || !is_sampling_event(event))
 		return;
 	if (core->overflow && core->overflow(event, period, core->overflow_arg))
 		x86_core_stop(cpu, event, false);

@@ -126,14 +126,13 @@ static void pmuv3_event_update(struct perf_event *event)
 /*
  * Start the next stretch of the period: program the counter to overflow
  * when the events left in the period have passed (at most the counter's
- * half range at a time).  Returns true when a whole period had ended,
- * which is what an overflow is reported for.
+ * half range at a time).  Returns the period that had ended, which an
+ * overflow is reported for, or 0.
  */
-static bool pmuv3_event_set_period(struct perf_event *event)
+static u64 pmuv3_event_set_period(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	bool ended;
-	u64 val;
+	u64 ended, val;
 
 	val = -perf_counter_next_period(event, event_max_period(event), &ended);
 	local64_set(&hwc->prev_count, val);
@@ -404,9 +403,8 @@ irqreturn_t pmuv3_overflow_irq(int irq, void *dev)
 		if (!event)
 			continue;
 		pmuv3_event_update(event);
-		/* the sample stands for the period that ended, not the next */
-		period = event->hw.last_period;
-		if (!pmuv3_event_set_period(event) || !is_sampling_event(event))
+		period = pmuv3_event_set_period(event);
+		if (!period || !is_sampling_event(event))
 			continue;
 		perf_sample_data_init(&data, 0, period);
 		if (perf_event_overflow(event, &data, regs))
