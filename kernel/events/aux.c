@@ -171,17 +171,23 @@ static struct perf_buffer *vma_rb(struct vm_area_struct *vma)
 	return vma->vm_private_data;
 }
 
+/*
+ * A mapping of the area is also a mapping of the buffer: while the area
+ * stays mapped, unmapping the data pages leaves the writers attached.
+ */
 static void aux_vm_open(struct vm_area_struct *vma)
 {
 	struct perf_buffer *rb = vma_rb(vma);
 
 	atomic_inc(&rb->aux_mmap_count);
 	refcount_inc(&rb->refcount);
+	perf_buffer_map_get(vma->vm_file->private_data);
 }
 
 /*
  * The last mapping of the area goes: no new output handle is opened on
- * it, and it is freed when the PMU closes the one it may hold.
+ * it, and it is freed when the PMU closes the one it may hold.  Then the
+ * buffer loses a mapping (the writers go with its last).
  */
 static void aux_vm_close(struct vm_area_struct *vma)
 {
@@ -189,6 +195,7 @@ static void aux_vm_close(struct vm_area_struct *vma)
 
 	if (atomic_dec_and_test(&rb->aux_mmap_count))
 		perf_aux_put(rb);
+	perf_buffer_unmap(vma->vm_file->private_data);
 	perf_rb_put(rb);
 }
 
@@ -215,6 +222,29 @@ static int aux_map_new(struct perf_event *event, struct perf_buffer *rb,
 			     !(vma->vm_flags & VM_WRITE));
 	if (ret)
 		perf_mlock_uncharge(&rb->aux_charge);
+	return ret;
+}
+
+/*
+ * The area for a new mapping of @nr_pages: the one mapped already, which
+ * must be that size, or a new one; mmap_mutex held.
+ */
+static int aux_area_get(struct perf_event *event, struct perf_buffer *rb,
+			struct vm_area_struct *vma, unsigned long nr_pages)
+{
+	int ret;
+
+	if (atomic_inc_not_zero(&rb->aux_mmap_count)) {
+		if (rb->aux_nr_pages == nr_pages)
+			return 0;
+		/* the last munmap may have come in between */
+		if (atomic_dec_and_test(&rb->aux_mmap_count))
+			perf_aux_put(rb);
+		return -EINVAL;
+	}
+	ret = aux_map_new(event, rb, vma, nr_pages);
+	if (!ret)
+		atomic_set(&rb->aux_mmap_count, 1);
 	return ret;
 }
 
@@ -248,30 +278,29 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	ret = -EINVAL;
 	if (nr_pages > INT_MAX)
 		goto unlock;
-	if (atomic_inc_not_zero(&rb->aux_mmap_count)) {
-		if (rb->aux_nr_pages != nr_pages) {
-			/* the last munmap may have come in between */
-			if (atomic_dec_and_test(&rb->aux_mmap_count))
-				perf_aux_put(rb);
-			goto unlock;
-		}
-	} else {
-		ret = aux_map_new(event, rb, vma, nr_pages);
-		if (ret)
-			goto unlock;
-		atomic_set(&rb->aux_mmap_count, 1);
+	/* a mapping of the buffer too, unless its last one is going */
+	if (!atomic_inc_not_zero(&rb->mmap_count))
+		goto unlock;
+	atomic_inc(&event->mmap_count);
+	ret = aux_area_get(event, rb, vma, nr_pages);
+	if (ret) {
+		mutex_unlock(&event->mmap_mutex);
+		perf_buffer_unmap(event);
+		return ret;
 	}
 	refcount_inc(&rb->refcount);	/* the mapping's */
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &aux_vm_ops;
 	vma->vm_private_data = rb;
-	ret = 0;
 	for (i = 0; i < nr_pages && !ret; i++)
 		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
 				     virt_to_page(rb->aux_pages[i]));
+	mutex_unlock(&event->mmap_mutex);
 	/* the core frees the vma without ->close(): undo it here */
 	if (ret)
 		aux_vm_close(vma);
+	return ret;
+
 unlock:
 	mutex_unlock(&event->mmap_mutex);
 	return ret;

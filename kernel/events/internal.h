@@ -370,6 +370,8 @@ int perf_event_set_output(struct perf_event *event, struct perf_event *output);
 __poll_t perf_event_poll(struct perf_event *event, struct file *file,
 			 poll_table *wait);
 int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma);
+void perf_buffer_map_get(struct perf_event *event);
+void perf_buffer_unmap(struct perf_event *event);
 
 /* aux.c */
 void perf_aux_init(struct perf_buffer *rb);

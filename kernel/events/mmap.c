@@ -126,22 +126,33 @@ static struct perf_event *vma_event(struct vm_area_struct *vma)
 	return vma->vm_file->private_data;
 }
 
+/*
+ * One more mapping of @event's buffer, of its data pages or of its AUX
+ * area: either keeps the buffer's writers attached.  The buffer is
+ * mapped already, by the caller's vma or by one it holds.
+ */
+void perf_buffer_map_get(struct perf_event *event)
+{
+	atomic_inc(&event->mmap_count);
+	atomic_inc(&event->rb->mmap_count);
+}
+
 static void perf_vm_open(struct vm_area_struct *vma)
 {
 	struct perf_event *event = vma_event(vma);
 
-	atomic_inc(&event->mmap_count);
-	atomic_inc(&event->rb->mmap_count);
+	perf_buffer_map_get(event);
 	if (event->pmu->event_mapped)
 		event->pmu->event_mapped(event, vma->vm_mm);
 }
 
 /*
- * A mapping of @event's buffer goes away.  When it was the buffer's last,
- * every event that writes into the buffer (its owner and those redirected
- * to it) loses its output, and the pages are uncharged.
+ * A mapping of @event's buffer goes away, of its data pages or of its AUX
+ * area.  When it was the buffer's last, every event that writes into the
+ * buffer (its owner and those redirected to it) loses its output, and the
+ * pages are uncharged.  Takes event->mmap_mutex.
  */
-static void buffer_unmap(struct perf_event *event)
+void perf_buffer_unmap(struct perf_event *event)
 {
 	struct perf_buffer *rb = event->rb;
 	struct perf_event *writer;
@@ -181,7 +192,7 @@ static void perf_vm_close(struct vm_area_struct *vma)
 
 	if (event->pmu->event_unmapped)
 		event->pmu->event_unmapped(event, vma->vm_mm);
-	buffer_unmap(event);
+	perf_buffer_unmap(event);
 }
 
 /* Every page is mapped up front: a fault is outside the buffer. */
@@ -278,7 +289,7 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 	mutex_unlock(&event->mmap_mutex);
 	if (ret) {
 		/* the core frees the vma without ->close(): undo it here */
-		buffer_unmap(event);
+		perf_buffer_unmap(event);
 		return ret;
 	}
 	if (event->pmu->event_mapped)
