@@ -460,6 +460,74 @@ static void observe_targets(void)
 		close(fd);
 }
 
+/* how a case of observe_regs_masks() starts its attr */
+enum regs_base { REGS_SW, REGS_SW_SAMPLING, REGS_HW, REGS_HW_SAMPLING };
+
+/*
+ * sample_regs_user/intr masks with and without their sample bits, on
+ * counting and sampling, software and hardware events; REG_EXTENDED_BIT
+ * names the extended registers (x86 XMM, arm64 VG).
+ */
+static const struct regs_case {
+	const char *name;
+	enum regs_base base;
+	bool intr;		/* sample_regs_intr, else sample_regs_user */
+	bool bit;		/* with the REGS sample bit */
+	uint64_t mask;
+} regs_cases[] = {
+	{ "no_bit", REGS_SW, false, false, 1 },
+	{ "no_bit", REGS_SW, true, false, 1 },
+	{ "no_bit.sampling", REGS_SW_SAMPLING, false, false, 1 },
+	{ "no_bit.sampling", REGS_SW_SAMPLING, true, false, 1 },
+	{ "no_bit.hw", REGS_HW, false, false, 1 },
+	{ "no_bit.hw_sampling", REGS_HW_SAMPLING, false, false, 1 },
+	{ "no_bit.hw", REGS_HW, true, false, 1 },
+	{ "no_bit.hw_sampling", REGS_HW_SAMPLING, true, false, 1 },
+	{ "no_bit.extended", REGS_SW, false, false, REG_EXTENDED_BIT },
+	{ "no_bit.all_ones", REGS_SW, false, false, ~0ULL },
+	{ "no_bit.extended", REGS_SW, true, false, REG_EXTENDED_BIT },
+	{ "no_bit.all_ones", REGS_SW, true, false, ~0ULL },
+	{ "no_bit.hw_extended", REGS_HW, false, false, REG_EXTENDED_BIT },
+	{ "no_bit.hw_extended", REGS_HW, true, false, REG_EXTENDED_BIT },
+	{ "no_bit.hw_sampling_extended", REGS_HW_SAMPLING, true, false,
+	  REG_EXTENDED_BIT },
+	{ "bit_no_mask", REGS_SW_SAMPLING, false, true, 0 },
+	{ "all_ones", REGS_SW_SAMPLING, false, true, ~0ULL },
+	{ "one", REGS_SW_SAMPLING, false, true, 1 },
+	{ "bit_no_mask", REGS_SW_SAMPLING, true, true, 0 },
+	{ "all_ones", REGS_SW_SAMPLING, true, true, ~0ULL },
+};
+
+static void observe_regs_masks(void)
+{
+	struct perf_event_attr a;
+	char name[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(regs_cases) / sizeof(regs_cases[0]); i++) {
+		const struct regs_case *c = &regs_cases[i];
+
+		if (c->base == REGS_SW)
+			sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+		else if (c->base == REGS_SW_SAMPLING)
+			sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
+		else
+			hw_attr(&a);
+		if (c->base == REGS_HW_SAMPLING)
+			a.sample_period = 100000;
+		if (c->bit)
+			a.sample_type = c->intr ? PERF_SAMPLE_REGS_INTR :
+						  PERF_SAMPLE_REGS_USER;
+		if (c->intr)
+			a.sample_regs_intr = c->mask;
+		else
+			a.sample_regs_user = c->mask;
+		snprintf(name, sizeof(name), "field.sample_regs_%s.%s",
+			 c->intr ? "intr" : "user", c->name);
+		try_open(name, &a, 0, -1, -1, 0);
+	}
+}
+
 /* ---- attr fields besides the flags ------------------------------------ */
 
 static void observe_fields(void)
@@ -513,63 +581,9 @@ static void observe_fields(void)
 	a.aux_watermark = 4096;
 	try_open("field.aux_watermark", &a, 0, -1, -1, 0);
 	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_regs_user = 1;
-	try_open("field.sample_regs_user.no_bit", &a, 0, -1, -1, 0);
-	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_regs_intr = 1;
-	try_open("field.sample_regs_intr.no_bit", &a, 0, -1, -1, 0);
-	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_stack_user = 8;
 	try_open("field.sample_stack_user.no_bit", &a, 0, -1, -1, 0);
-	/* the same masks on a sampling event and on a hardware one */
-	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_regs_user = 1;
-	try_open("field.sample_regs_user.no_bit.sampling", &a, 0, -1, -1, 0);
-	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_regs_intr = 1;
-	try_open("field.sample_regs_intr.no_bit.sampling", &a, 0, -1, -1, 0);
-	hw_attr(&a);
-	a.sample_regs_user = 1;
-	try_open("field.sample_regs_user.no_bit.hw", &a, 0, -1, -1, 0);
-	a.sample_period = 100000;
-	try_open("field.sample_regs_user.no_bit.hw_sampling", &a, 0, -1, -1, 0);
-	hw_attr(&a);
-	a.sample_regs_intr = 1;
-	try_open("field.sample_regs_intr.no_bit.hw", &a, 0, -1, -1, 0);
-	a.sample_period = 100000;
-	try_open("field.sample_regs_intr.no_bit.hw_sampling", &a, 0, -1, -1, 0);
-	/* masks naming the extended registers (x86 XMM, arm64 VG), no bit */
-	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_regs_user = REG_EXTENDED_BIT;
-	try_open("field.sample_regs_user.no_bit.extended", &a, 0, -1, -1, 0);
-	a.sample_regs_user = ~0ULL;
-	try_open("field.sample_regs_user.no_bit.all_ones", &a, 0, -1, -1, 0);
-	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_regs_intr = REG_EXTENDED_BIT;
-	try_open("field.sample_regs_intr.no_bit.extended", &a, 0, -1, -1, 0);
-	a.sample_regs_intr = ~0ULL;
-	try_open("field.sample_regs_intr.no_bit.all_ones", &a, 0, -1, -1, 0);
-	hw_attr(&a);
-	a.sample_regs_user = REG_EXTENDED_BIT;
-	try_open("field.sample_regs_user.no_bit.hw_extended", &a, 0, -1, -1, 0);
-	hw_attr(&a);
-	a.sample_regs_intr = REG_EXTENDED_BIT;
-	try_open("field.sample_regs_intr.no_bit.hw_extended", &a, 0, -1, -1, 0);
-	a.sample_period = 100000;
-	try_open("field.sample_regs_intr.no_bit.hw_sampling_extended", &a, 0, -1,
-		 -1, 0);
-	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_type = PERF_SAMPLE_REGS_USER;
-	try_open("field.sample_regs_user.bit_no_mask", &a, 0, -1, -1, 0);
-	a.sample_regs_user = ~0ULL;
-	try_open("field.sample_regs_user.all_ones", &a, 0, -1, -1, 0);
-	a.sample_regs_user = 1;
-	try_open("field.sample_regs_user.one", &a, 0, -1, -1, 0);
-	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_type = PERF_SAMPLE_REGS_INTR;
-	try_open("field.sample_regs_intr.bit_no_mask", &a, 0, -1, -1, 0);
-	a.sample_regs_intr = ~0ULL;
-	try_open("field.sample_regs_intr.all_ones", &a, 0, -1, -1, 0);
+	observe_regs_masks();
 	sw_sampling(&a, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_type = PERF_SAMPLE_STACK_USER;
 	try_open("field.stack_user.0", &a, 0, -1, -1, 0);
@@ -1461,49 +1475,31 @@ static void observe_modify_bp(void)
 		return;
 #define MOD(name, attr) say("ioctl.bp." name, "%s",			\
 	res(ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, attr) < 0 ? -errno : 0))
+/* @a with one field changed */
+#define MOD_FIELD(name, field, value)					\
+	do {								\
+		b = a;							\
+		b.field = (value);					\
+		MOD(name, &b);						\
+	} while (0)
 	MOD("modify_same", &a);
-	b = a;
-	b.bp_len = HW_BREAKPOINT_LEN_4;
-	MOD("modify_len", &b);
-	b = a;
-	b.bp_type = HW_BREAKPOINT_R;
-	MOD("modify_type_r", &b);
-	b = a;
-	b.sample_period = 5;
-	MOD("modify_period", &b);
-	b = a;
-	b.exclude_user = 1;
-	MOD("modify_exclude", &b);
-	b = a;
-	b.sig_data = 42;
-	MOD("modify_sig_data", &b);
-	b = a;
-	b.disabled = !a.disabled;
-	MOD("modify_disabled", &b);
-	b = a;
-	b.inherit = !a.inherit;
-	MOD("modify_inherit", &b);
-	b = a;
-	b.pinned = !a.pinned;
-	MOD("modify_pinned", &b);
-	b = a;
-	b.wakeup_events = 3;
-	MOD("modify_wakeup_events", &b);
-	b = a;
-	b.sample_type = PERF_SAMPLE_IP;
-	MOD("modify_sample_type", &b);
-	b = a;
-	b.config = 1;
-	MOD("modify_config", &b);
-	b = a;
-	b.remove_on_exec = !a.remove_on_exec;
-	MOD("modify_remove_on_exec", &b);
-	b = a;
-	b.size = PERF_ATTR_SIZE_VER5;
-	MOD("modify_size_ver5", &b);
+	MOD_FIELD("modify_len", bp_len, HW_BREAKPOINT_LEN_4);
+	MOD_FIELD("modify_type_r", bp_type, HW_BREAKPOINT_R);
+	MOD_FIELD("modify_period", sample_period, 5);
+	MOD_FIELD("modify_exclude", exclude_user, 1);
+	MOD_FIELD("modify_sig_data", sig_data, 42);
+	MOD_FIELD("modify_disabled", disabled, !a.disabled);
+	MOD_FIELD("modify_inherit", inherit, !a.inherit);
+	MOD_FIELD("modify_pinned", pinned, !a.pinned);
+	MOD_FIELD("modify_wakeup_events", wakeup_events, 3);
+	MOD_FIELD("modify_sample_type", sample_type, PERF_SAMPLE_IP);
+	MOD_FIELD("modify_config", config, 1);
+	MOD_FIELD("modify_remove_on_exec", remove_on_exec, !a.remove_on_exec);
+	MOD_FIELD("modify_size_ver5", size, PERF_ATTR_SIZE_VER5);
 	sw(&b, PERF_COUNT_SW_TASK_CLOCK);
 	MOD("modify_to_sw", &b);
 	MOD("modify_null", NULL);
+#undef MOD_FIELD
 #undef MOD
 	close(fd);
 }

@@ -1004,8 +1004,10 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 /*
  * exec: events opened with enable_on_exec start counting now, those with
  * remove_on_exec stop for good; file address filters lose their ranges.
- * A SIGTRAP an overflow inside execve queued still reaches the new image,
- * as on stock (it dies by it unless it ignores SIGTRAP).
+ * A SIGTRAP an overflow inside execve queued still reaches the new image:
+ * the signal belongs to the task, which exec keeps, and a program that
+ * asked for SIGTRAP on its events is told of every overflow (the new
+ * image dies by it unless it ignores SIGTRAP).
  */
 void perf_event_exec(void)
 {

@@ -54,6 +54,17 @@ static void bp_attr(struct perf_event_attr *attr, void *addr,
 	attr->exclude_hv = 1;
 }
 
+/* a write watchpoint on @addr that sends SIGTRAP with @sig_data each hit */
+static void sigtrap_bp_attr(struct perf_event_attr *attr, void *addr,
+			    __u64 sig_data)
+{
+	bp_attr(attr, addr, HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8);
+	attr->sample_period = 1;
+	attr->sigtrap = 1;
+	attr->remove_on_exec = 1;
+	attr->sig_data = sig_data;
+}
+
 static int open_bp(void *addr, int type, int len, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
@@ -534,11 +545,7 @@ TEST(sigtrap_on_hit)
 	SKIP(return, "stock loops on the watchpoint under TCG on arm64");
 #endif
 	ASSERT_EQ(sigaction(SIGTRAP, &sa, NULL), 0);
-	bp_attr(&attr, &watched[5], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8);
-	attr.sample_period = 1;
-	attr.sigtrap = 1;
-	attr.remove_on_exec = 1;
-	attr.sig_data = 0x1234;
+	sigtrap_bp_attr(&attr, &watched[5], 0x1234);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);
 	write_watched(5, 2);
@@ -564,11 +571,7 @@ TEST(modify_sig_data)
 	struct perf_event_attr attr, new;
 	int fd;
 
-	bp_attr(&attr, &watched[6], HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8);
-	attr.sample_period = 1;
-	attr.sigtrap = 1;
-	attr.remove_on_exec = 1;
-	attr.sig_data = 0x1234;
+	sigtrap_bp_attr(&attr, &watched[6], 0x1234);
 	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);

@@ -256,11 +256,20 @@ static int open_mapped(long type, __u64 config, __u64 config1,
 FIXTURE(mapped) {
 	struct pmuv3_info pmu;
 	long saved;
+	int fd;
+	struct perf_event_mmap_page *pc;
+};
+
+FIXTURE_VARIANT(mapped) {
+	__u64 config;
+	__u64 config1;
+	int width;
 };
 
 FIXTURE_SETUP(mapped)
 {
 	self->saved = -1;
+	self->fd = -1;
 	if (pmuv3_find(&self->pmu))
 		SKIP(return, "no PMUv3 PMU");
 	if (read_int_file(USER_ACCESS, &self->saved))
@@ -268,19 +277,41 @@ FIXTURE_SETUP(mapped)
 	if (write_int_file(USER_ACCESS, self->saved))
 		SKIP(return, "cannot write " USER_ACCESS);
 	pin_to_cpu(0);
+	self->fd = open_mapped(self->pmu.type, variant->config,
+			       variant->config1, &self->pc);
+	if (self->fd == -ENODEV)
+		SKIP(return, "the event cannot be mapped");
+	if (self->fd >= 0) {
+		munmap(self->pc, sysconf(_SC_PAGESIZE));
+		close(self->fd);
+		self->fd = -1;
+	}
 }
 
 FIXTURE_TEARDOWN(mapped)
 {
+	if (self->fd >= 0) {
+		munmap(self->pc, sysconf(_SC_PAGESIZE));
+		close(self->fd);
+	}
 	if (self->saved >= 0)
 		write_int_file(USER_ACCESS, self->saved);
 }
 
-FIXTURE_VARIANT(mapped) {
-	__u64 config;
-	__u64 config1;
-	int width;
-};
+/*
+ * Set the sysctl to @access, then open the variant's event into self->fd
+ * and map its page at self->pc.  Returns the fd or a negative errno (the
+ * setup skipped the variants that cannot be mapped).
+ */
+static int map_with_access(FIXTURE_DATA(mapped) *self,
+			   const FIXTURE_VARIANT(mapped) *variant, int access)
+{
+	if (write_int_file(USER_ACCESS, access))
+		return -EIO;
+	self->fd = open_mapped(self->pmu.type, variant->config,
+			       variant->config1, &self->pc);
+	return self->fd;
+}
 
 FIXTURE_VARIANT_ADD(mapped, instructions) {
 	.config = EV_INST_RETIRED, .config1 = 2, .width = 32,
@@ -294,23 +325,40 @@ FIXTURE_VARIANT_ADD(mapped, cycles) {
 	.config = EV_CPU_CYCLES, .config1 = 2, .width = 32,
 };
 
+/*
+ * With the sysctl on, count 100,000 loop turns (with @reset, reset the
+ * event after them and count as many again), then read the count from
+ * user space into @r and with read() into @count.  Returns 0 or -errno.
+ */
+static int count_mapped(FIXTURE_DATA(mapped) *self,
+			const FIXTURE_VARIANT(mapped) *variant, bool reset,
+			struct user_read *r, uint64_t *count)
+{
+	int fd = map_with_access(self, variant, 1);
+
+	if (fd < 0)
+		return fd;
+	insn_loop(100000);
+	if (reset) {
+		if (ioctl(fd, PERF_EVENT_IOC_RESET, 0))
+			return -errno;
+		insn_loop(100000);
+	}
+	user_read(self->pc, r);
+	if (read(fd, count, sizeof(*count)) != sizeof(*count))
+		return -EIO;
+	return 0;
+}
+
 /* With the sysctl on, mrs in the sequence loop agrees with read(). */
 TEST_F(mapped, mrs_matches_read)
 {
-	struct perf_event_mmap_page *pc;
 	struct user_read r;
 	uint64_t count;
-	int fd;
+	int err;
 
-	ASSERT_EQ(0, write_int_file(USER_ACCESS, 1));
-	fd = open_mapped(self->pmu.type, variant->config, variant->config1,
-			 &pc);
-	if (fd == -ENODEV)
-		SKIP(return, "the event cannot be mapped");
-	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-	insn_loop(100000);
-	user_read(pc, &r);
-	ASSERT_EQ(sizeof(count), read(fd, &count, sizeof(count)));
+	err = count_mapped(self, variant, false, &r, &count);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
 	TH_LOG("index %u width %u cap %d: user %llu, read() %llu", r.index,
 	       r.width, r.cap, (unsigned long long)r.count,
 	       (unsigned long long)count);
@@ -321,8 +369,6 @@ TEST_F(mapped, mrs_matches_read)
 	EXPECT_LE(200000, r.count);
 	EXPECT_LE(r.count, count);
 	EXPECT_GT(r.count + 200, count);
-	munmap(pc, sysconf(_SC_PAGESIZE));
-	close(fd);
 }
 
 /*
@@ -332,22 +378,12 @@ TEST_F(mapped, mrs_matches_read)
  */
 TEST_F(mapped, reset_restarts_user_count)
 {
-	struct perf_event_mmap_page *pc;
 	struct user_read r;
 	uint64_t count;
-	int fd;
+	int err;
 
-	ASSERT_EQ(0, write_int_file(USER_ACCESS, 1));
-	fd = open_mapped(self->pmu.type, variant->config, variant->config1,
-			 &pc);
-	if (fd == -ENODEV)
-		SKIP(return, "the event cannot be mapped");
-	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-	insn_loop(100000);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
-	insn_loop(100000);
-	user_read(pc, &r);
-	ASSERT_EQ(sizeof(count), read(fd, &count, sizeof(count)));
+	err = count_mapped(self, variant, true, &r, &count);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
 	TH_LOG("after reset: user %llu, read() %llu",
 	       (unsigned long long)r.count, (unsigned long long)count);
 	/*
@@ -362,8 +398,6 @@ TEST_F(mapped, reset_restarts_user_count)
 	EXPECT_GT(400000, r.count);
 	EXPECT_LE(r.count, count);
 	EXPECT_GT(r.count + 200, count);
-	munmap(pc, sysconf(_SC_PAGESIZE));
-	close(fd);
 }
 
 /*
@@ -372,23 +406,16 @@ TEST_F(mapped, reset_restarts_user_count)
  */
 TEST_F(mapped, sysctl_off_denies)
 {
-	struct perf_event_mmap_page *pc;
 	struct user_read r;
 	int fd;
 
-	ASSERT_EQ(0, write_int_file(USER_ACCESS, 0));
-	fd = open_mapped(self->pmu.type, variant->config, variant->config1,
-			 &pc);
-	if (fd == -ENODEV)
-		SKIP(return, "the event cannot be mapped");
+	fd = map_with_access(self, variant, 0);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
 	insn_loop(1000);
-	user_read(pc, &r);
+	user_read(self->pc, &r);
 	EXPECT_EQ(1, r.cap);
 	EXPECT_EQ(0, r.index);
 	EXPECT_EQ(1, pmc_traps());
-	munmap(pc, sysconf(_SC_PAGESIZE));
-	close(fd);
 }
 
 /*
