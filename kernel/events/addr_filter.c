@@ -8,8 +8,8 @@
  *	stop <address>[@<file>]		stop tracing on reaching it
  *
  * (start and stop may have a size too, for the PMU to judge), up to
- * nr_addr_filters of them separated by spaces, newlines or commas (not
- * tabs, as on stock), becomes the event's
+ * nr_addr_filters of them separated by spaces, newlines or commas (a tab
+ * is part of a word: the ABI's separators), becomes the event's
  * list of struct perf_addr_filter, which the PMU checks
  * (addr_filters_validate()) and programs from the event's ranges
  * (addr_filters_sync(), through perf_event_addr_filters_sync() when it

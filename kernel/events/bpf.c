@@ -39,7 +39,7 @@
 
 #include "internal.h"
 
-/* no PMU of the series records branches: a snapshot is always empty */
+/* no PMU here records branches yet: a snapshot is always empty */
 DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
 
 /*

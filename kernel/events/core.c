@@ -165,7 +165,7 @@ static int aux_check(struct perf_event *event)
 		return -EINVAL;
 	if ((a->aux_pause || a->aux_resume) && !aux_leader)
 		return -EINVAL;
-	/* as on stock: EINVAL, where aux_start_paused gets EOPNOTSUPP */
+	/* EINVAL here, where aux_start_paused gets EOPNOTSUPP (the ABI) */
 	if ((a->aux_pause || a->aux_resume) &&
 	    !(leader->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE))
 		return -EINVAL;
@@ -837,7 +837,8 @@ void perf_event_reset(struct perf_event *event)
  * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE): every event the calling task
  * created, as listed on its owner list, wherever it is attached and whether
  * leader or sibling; not the events other tasks attached to the caller.
- * Stock behaves so, unlike the design document's description.
+ * This is what the prctl does for user space, whatever the design
+ * document says.
  */
 static int task_events_apply(void (*op)(struct perf_event *event))
 {

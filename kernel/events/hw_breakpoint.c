@@ -23,7 +23,7 @@
  * class: tasks[n] is the number of tasks with exactly n breakpoints there.
  * Each task's breakpoints sit on a hash list keyed by the task
  * (hw.bp_list), so that n(T, cpu) is a walk of a handful of entries.
- * Every breakpoint is reserved, pinned or not, as on stock: the error is
+ * Every breakpoint is reserved, pinned or not: the error is
  * -ENOSPC, at open time, never a breakpoint that silently cannot run.
  *
  * Locking: bp_mutex serializes reservations, releases and the tables; it
@@ -518,7 +518,7 @@ static int bp_event_init(struct perf_event *bp)
 	/*
 	 * Its register was reserved above, so a breakpoint always goes on:
 	 * in groups it counts as a software event and may join a hardware
-	 * group, or take hardware members, as on stock.
+	 * group, or take hardware members.
 	 */
 	if (!ret)
 		bp->event_caps |= PERF_EV_CAP_SOFTWARE;

@@ -276,8 +276,8 @@ static inline bool perf_bpf_overflow(struct perf_event *event,
 #endif
 
 /*
- * Sampling (issue 4)
- * ------------------
+ * Sampling
+ * --------
  * A sampling event overflows every hw.sample_period occurrences
  * (overflow.c); each overflow writes a record into the event's ring buffer
  * (ring_buffer.c, output.c), which user space maps (mmap.c).  Output runs

@@ -255,7 +255,7 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	/* as on stock, the LSM is asked before the size is looked at */
+	/* the LSM first: a denied caller learns nothing of the sizes */
 	ret = security_perf_event_read(event);
 	if (ret)
 		return ret;

@@ -212,7 +212,7 @@ void perf_event_disable_inatomic(struct perf_event *event)
 /*
  * irq_work of an event: what its overflow could not do in place.  It runs
  * as a software event handler would, under the recursion guard, so the
- * software events it hits go uncounted, as on stock: else the SIGIO of a
+ * software events it hits go uncounted: else the SIGIO of a
  * wakeup, hitting a sampled signal:signal_generate event, would queue the
  * next wakeup, and two such events would feed each other for ever
  * (kselftest tracepoint, sigio_feedback).

@@ -352,7 +352,7 @@ static int pmu_alloc_percpu(struct pmu *pmu)
 
 /*
  * The first dynamic type id: the two ids after the fixed types belong to
- * the unnamed clock PMUs (sw_event.c), as on stock, so the first PMU user
+ * the unnamed clock PMUs (sw_event.c), so the first PMU user
  * space finds in sysfs has type PERF_TYPE_MAX + 2.
  */
 #define PERF_TYPE_DYNAMIC	(PERF_TYPE_MAX + 2)

@@ -63,7 +63,7 @@ static bool group_member_fits(struct perf_event *event, int nr)
  * A group's read() and every PERF_SAMPLE_READ sample carry all its
  * members, in a record whose size is a u16.  Each member, the new one
  * included, must keep its read size under the bound with the group one
- * larger (stock's limit, which does not count the fixed fields).  Caller
+ * larger (the ABI's limit, which does not count the fixed fields).  Caller
  * holds ctx->mutex, which fixes the group.
  *
  * Return: 0, or -E2BIG.
@@ -329,7 +329,7 @@ unlock:
  * A group whose leader has live clones that copied another version of it
  * (a member joined or left after their fork) cannot be read whole: the
  * clones' counts are not those of the members read.  -ECHILD until those
- * children are gone, as stock.  The leader's group_generation counts the
+ * children are gone.  The leader's group_generation counts the
  * changes of its group; a clone keeps the one it copied (inherit.c).
  */
 static int group_clones_match(struct perf_event *leader)

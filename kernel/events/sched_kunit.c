@@ -194,7 +194,7 @@ static u64 rotations(struct perf_event_context *ctx)
  * than that, where a rotation from the tick would come every tick.  The
  * pace at 1 ms is logged against the tick (under x86 TCG early in boot the
  * timer expires no more often than the tick; the arm64 PMUv3 selftest
- * compares the pace with stock's).
+ * checks the pace user space sees).
  */
 static void mux_interval_test(struct kunit *test)
 {

@@ -107,8 +107,9 @@ static void sw_sample_init(struct perf_sample_data *data, u64 addr,
  * @nr more occurrences of a sampling software event: one sample a period.
  * An event that records PERF_SAMPLE_PERIOD at a fixed period samples every
  * hook call instead, with the occurrences of that call as its period, so
- * that the periods add up to the exact count.  As on stock, only the
- * second and later samples of one hook call count toward throttling.
+ * that the periods add up to the exact count.  Only the second and later
+ * samples of one hook call count toward throttling: one call is one
+ * interrupt's worth of work, whatever its count.
  * @raw, if any, is the payload of PERF_SAMPLE_RAW (a tracepoint's record).
  */
 static void sw_overflow(struct perf_event *event, u64 nr,
@@ -164,8 +165,9 @@ void perf_swevent_hit(struct perf_event *event, u64 nr, struct pt_regs *regs,
 
 /*
  * The same for a trace event hit: exclude_kernel leaves out hits in the
- * kernel, but exclude_user does not leave out those of uprobes (user
- * registers), as on stock.
+ * kernel, but exclude_user does not leave out those of uprobes: a uprobe
+ * hit is the trace event's, in the kernel's handler, whatever registers
+ * it carries.
  */
 bool perf_tp_excluded(struct perf_event *event, struct pt_regs *regs)
 {
@@ -420,7 +422,7 @@ static struct pmu perf_sw_pmu = {
 };
 
 /*
- * Stock's core registers its two clocks as PMUs of their own too, with no
+ * The ABI has the two clocks registered as PMUs of their own too, with no
  * name, at the first two types after the fixed ones: user space can open
  * them by number (PERF_TYPE_MAX with config PERF_COUNT_SW_CPU_CLOCK,
  * PERF_TYPE_MAX + 1 with config PERF_COUNT_SW_TASK_CLOCK).  Here they are
@@ -455,7 +457,8 @@ static int sw_clock_alias_init(struct perf_event *event)
 
 /*
  * The type of the PMU that counts @event: for a software clock opened as
- * PERF_TYPE_SOFTWARE, its clock PMU's, as stock reports it.
+ * PERF_TYPE_SOFTWARE, its clock PMU's (the type user space reads back in
+ * PERF_FORMAT and MODIFY_ATTRIBUTES answers).
  */
 u32 perf_sw_pmu_type(struct perf_event *event)
 {

@@ -193,7 +193,7 @@ static int perf_open_access(struct perf_event_attr *attr)
 
 	/*
 	 * Level 3 (Debian's CONFIG_SECURITY_PERF_EVENTS_RESTRICT): no event
-	 * for anyone without CAP_SYS_ADMIN, CAP_PERFMON or not (as stock).
+	 * for anyone without CAP_SYS_ADMIN, CAP_PERFMON or not.
 	 */
 	if (perf_paranoid_any() && !capable(CAP_SYS_ADMIN))
 		return -EACCES;
@@ -297,9 +297,9 @@ static long perf_ioctl_set_output(struct perf_event *event, unsigned long fd)
 }
 
 /*
- * MODIFY_ATTRIBUTES: only breakpoints can change once open (as stock).
- * An attr of another type than the event's is EINVAL, and a software
- * clock is of its clock PMU's type there, as on stock.
+ * MODIFY_ATTRIBUTES: only breakpoints can change once open.  An attr of
+ * another type than the event's is EINVAL, and a software clock is of
+ * its clock PMU's type there (perf_sw_pmu_type()).
  */
 static long perf_ioctl_modify(struct perf_event *event,
 			      struct perf_event_attr __user *uattr)
@@ -389,7 +389,7 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
  * pointer (_IOR/_IOW of a pointer type): the 32-bit program's number says
  * 4 bytes where ours says 8.  Their argument, like that of PERIOD, is a
  * user pointer.  The others pass as they are: SET_OUTPUT's -1 arrives as
- * 0xffffffff, no fd (EBADF), as on stock.
+ * 0xffffffff, no fd (EBADF).
  */
 static const unsigned int perf_ioctl_ptr_cmds[] = {
 	PERF_EVENT_IOC_ID, PERF_EVENT_IOC_SET_FILTER,
@@ -596,7 +596,7 @@ static int open_event(struct perf_open *o)
 			return ret;
 		o->exec_lock = &o->task->signal->exec_update_lock;
 	}
-	/* as on stock, a CPU event's access is checked after its PMU's */
+	/* a CPU event's access is checked after its PMU's (the errno order) */
 	ret = o->task ? open_check_task(o->event, o->task) : perf_allow_cpu();
 	if (ret)
 		return ret;

@@ -20,8 +20,8 @@
  * rejected by its filter, and samples through the software event path
  * with the record as PERF_SAMPLE_RAW.  A hit about another task counts
  * too on that task's events bound to this CPU, which cannot be active
- * here, so they count without sampling; as on stock, the task's events
- * bound to no CPU do not see it.
+ * here, so they count without sampling; the task's events bound to no CPU
+ * do not see it.
  *
  * Locking: ->add()/->del() edit this CPU's list with IRQs off (ctx->lock
  * held); hits walk it with preemption off, under the software recursion
@@ -316,7 +316,8 @@ static int probe_event_made(struct perf_event *event, int ret)
  * The kprobe PMU.  An event probes attr.kprobe_func + attr.probe_offset,
  * or the address attr.kprobe_addr when kprobe_func is 0 (or an empty
  * string); bit 0 of attr.config (format/retprobe) makes it a return
- * probe; the other bits of config are not looked at, as on stock.  Only
+ * probe; the other bits of config are not looked at (the ABI ignores
+ * them).  Only
  * CAP_PERFMON may place one; a clone made at fork gets a kprobe of its own
  * without asking again.  The tracing side answers the
  * rest: -E2BIG for a name longer than a symbol's, -ENOENT (or -EINVAL)

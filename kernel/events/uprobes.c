@@ -552,7 +552,7 @@ static int prepare_uprobe(struct uprobe *u, struct mm_struct *mm,
 		ret = copy_insn(u);
 		/*
 		 * A trap instruction cannot be probed: the errno user space
-		 * sees is 524 (ENOTSUPP) on stock, x86 and arm64 alike.
+		 * sees is 524 (ENOTSUPP), on x86 and arm64 alike.
 		 */
 		if (!ret && is_trap_insn((uprobe_opcode_t *)&u->arch.insn))
 			ret = -ENOTSUPP;
@@ -729,7 +729,7 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 	/*
 	 * The semaphore is not held to the file's size: it is only ever
 	 * written where a mapping of the file covers it (the file may yet
-	 * grow, and stock opens such an event too).
+	 * grow, and user space may open such an event).
 	 */
 	if (ref_ctr_offset < 0 || !IS_ALIGNED(ref_ctr_offset, sizeof(short)))
 		return ERR_PTR(-EINVAL);
@@ -1258,8 +1258,8 @@ static void hijack_return(struct uprobe *u, struct pt_regs *regs)
 
 	/*
 	 * The limit counts the instances of frames left by longjmp too,
-	 * until they are dropped below or at the trampoline, as on stock
-	 * (kselftest uprobe_pmu, recursion and longjmp_out).
+	 * until they are dropped below or at the trampoline (kselftest
+	 * uprobe_pmu, recursion and longjmp_out).
 	 */
 	if (utask->depth >= MAX_URETPROBE_DEPTH) {
 		pr_warn_ratelimited("uprobe: omit uretprobe due to nestedness limit pid/tgid=%d/%d\n",

@@ -12,7 +12,7 @@
  * At boot the driver registers "cpu" (type PERF_TYPE_RAW) when CPUID
  * detection finds a core PMU.  Under QEMU TCG, or a hypervisor that hides
  * the PMU, nothing is registered: hardware events stay -ENOENT and every
- * hook here does nothing, as on stock.  KUnit registers further instances
+ * hook here does nothing.  KUnit registers further instances
  * over its model of the PMU (x86_core_driver_register()).
  *
  * Locking: every pmu callback runs on the CPU it acts on with IRQs off

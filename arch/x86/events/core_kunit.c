@@ -3,7 +3,7 @@
  * KUnit suite "perf_x86_core": the event logic and counting of the x86
  * core PMU driver, run against the model of the PMU (pmu_model.c) with
  * the fixtures of real parts.  Generic, cache and raw events map to the
- * documented encodings or to stock's errnos; groups are assigned to fixed
+ * documented encodings or to the ABI's errnos; groups are assigned to fixed
  * and general-purpose counters, all or nothing, and a group that can
  * never fit is refused at open; counts are exact across the PMU going off
  * and on and the event leaving and coming back to the counters; the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Intel Processor Trace, as the rest of the kernel sees it.  The series has
- * no PT driver yet: the host traces nothing, so every capability of the
+ * Intel Processor Trace, as the rest of the kernel sees it.  There is no
+ * PT driver yet: the host traces nothing, so every capability of the
  * host reads 0 (KVM then offers its guests no PT), a crash has no trace to
  * stop and VMX on or off changes nothing.  intel_pt_validate_cap() decodes
  * the capabilities out of a copy of CPUID leaf 0x14 (KVM keeps one per

@@ -6,8 +6,8 @@
  * resctrl's pseudo-locking measurements (X86_CONFIG(), arch/x86/kernel/
  * cpu/resctrl/pseudo_lock.c).  The handler is the core PMU driver's
  * (core_driver.c); without a core PMU it claims nothing.  Its users get
- * <linux/perf_event.h> with it, as they did from stock's header (Xen's PMU
- * code relies on that).
+ * <linux/perf_event.h> with it, as they always have from this header
+ * (Xen's PMU code relies on that).
  */
 #ifndef _ARCH_X86_EVENTS_PERF_EVENT_H
 #define _ARCH_X86_EVENTS_PERF_EVENT_H

@@ -6,7 +6,7 @@
  * boot, the online CPUs are grouped by kind; for each group the overflow
  * interrupt is registered (one PPI shared by the group, or one SPI per CPU)
  * and probe.c brings up and registers an instance named armv8_pmuv3_<n>,
- * without a parent device, as stock names and places them.
+ * without a parent device, the names and sysfs places user space knows.
  *
  * CPUs brought up for the first time after boot are not served.
  *

@@ -83,7 +83,7 @@ static int implemented_or_enoent(int evnum, const unsigned long *implemented)
 /*
  * The PMUv3 event for a PERF_TYPE_HARDWARE config (the PMU type in the top
  * half already stripped): the event number, -ENOENT where the CPU has no
- * such event, -EINVAL for no generic event at all (as stock).
+ * such event, -EINVAL for no generic event at all.
  */
 int pmuv3_map_hw_event(u64 config, const unsigned long *implemented)
 {

@@ -250,8 +250,8 @@ static void pmuv3_read(struct perf_event *event)
  * Counting resumes: every counter in use on this CPU runs again, and EL0
  * may read them when the task on the CPU has events asking for access,
  * enabled or not (the core counts them in its context's nr_user).  With no
- * counter in use EL0 access is left as the last events set it, as stock
- * does: a task that read its counters with mrs can go on doing so (reading
+ * counter in use EL0 access is left as the last events set it: a task
+ * that read its counters with mrs can go on doing so (reading
  * values that no longer change) until other events take the CPU or the
  * sysctl is turned off (user_access.c).
  */

@@ -293,7 +293,7 @@ int pmuv3_instance_add(struct pmuv3 *pmuv3, struct device *parent,
 	ret = pmuv3_cpu_pm_register(pmuv3);
 	if (ret)
 		goto out_remove_hp;
-	/* a dynamic type, numbered as on stock (8 for the first PMU) */
+	/* a dynamic type (8 for the first PMU, as user space finds it) */
 	ret = perf_pmu_register(&pmuv3->arm.pmu, pmuv3->name, -1);
 	if (ret)
 		goto out_remove_pm;
