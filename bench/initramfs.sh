@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one architecture: busybox, /init, the demo,
 # our kselftests and the upstream perf_events kselftests of the base, all
-# static.  Timestamps are fixed so the archive is reproducible.
+# static.  Timestamps are fixed so the archive is reproducible.  It is
+# built aside and renamed into place: a guest that starts meanwhile (make
+# check beside a demo) boots the old archive or the new one, whole.
 # Usage: initramfs.sh ARCH  (prints the archive path)
 . "$(dirname "$0")/lib.sh"
 
 arch=$1
-out=$BUILD/initramfs-$arch
+final=$BUILD/initramfs-$arch
+out=$(mktemp -d "$BUILD/.initramfs-$arch.XXXXXX")
+trap 'rm -rf "$out"' EXIT
 cc=$(cross_compile "$arch")gcc
 root=$out/root
-rm -rf "$out" && mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,tests,etc} "$out/include/linux"
+mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,tests,etc} "$out/include/linux"
 
 # The tests build against our ABI header; until it exists, the base's.
 hdr=$TOP/include/uapi/linux/perf_event.h
@@ -110,4 +114,11 @@ echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
 find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --reproducible -R 0:0 2>/dev/null) \
 	| gzip -n -9 > "$out/initramfs.cpio.gz"
-echo "$out/initramfs.cpio.gz"
+mkdir -p "$final"
+mv -f "$out/initramfs.cpio.gz" "$final/initramfs.cpio.gz"
+# the tree and the compiler logs beside it, for whoever looks
+for f in "$out"/*; do
+	rm -rf "${final:?}/${f##*/}"
+	mv "$f" "$final/"
+done
+echo "$final/initramfs.cpio.gz"
