@@ -7,12 +7,16 @@
  *
  * Locking: each case maps and unmaps in the mm that kunit_vm_mmap() gives
  * its thread, under that mm's mmap_lock as any task; the mappings go with
- * the mm when the case's thread ends.
+ * the mm when the case's thread ends, and the file with the delayed fput
+ * of a kernel thread: the fixture keeps a reference of its own on the
+ * event and frees it in its exit only once the file has let go, so that no
+ * event of the fake PMU outlives the suite's unregistering it.
  */
 #include <kunit/test.h>
 #include <linux/anon_inodes.h>
 #include <linux/err.h>
 #include <linux/file.h>
+#include <linux/delay.h>
 #include <linux/mman.h>
 
 #include "internal.h"
@@ -72,9 +76,14 @@ static int map_suite_init(struct kunit_suite *suite)
 					ARRAY_SIZE(map_suite_pmus));
 }
 
+/* set when an event could not be freed: its PMU must then stay */
+static bool map_event_leaked;
+
 static void map_suite_exit(struct kunit_suite *suite)
 {
-	perf_kunit_unregister_pmus(map_suite_pmus, ARRAY_SIZE(map_suite_pmus));
+	if (!map_event_leaked)
+		perf_kunit_unregister_pmus(map_suite_pmus,
+					   ARRAY_SIZE(map_suite_pmus));
 }
 
 /* a CPU event of the fake PMU, behind a file as perf_event_open() gives */
@@ -104,16 +113,35 @@ static int map_init(struct kunit *test)
 		perf_event_release_kernel(f->event);
 		return PTR_ERR(f->file);
 	}
+	/* the fixture's own reference, dropped in map_exit() */
+	atomic_long_inc(&f->event->refcount);
 	test->priv = f;
 	return 0;
 }
 
-/* the mappings went with the case's mm: the file's last reference */
+/*
+ * The file's last reference goes once the case's mm has dropped its
+ * mappings: wait for its release (delayed, from a kernel thread), then
+ * free the event here, before the PMU can go.
+ */
 static void map_exit(struct kunit *test)
 {
 	struct map_fixture *f = test->priv;
+	int ms;
 
 	fput(f->file);
+	for (ms = 0; ms < 10000; ms += 20) {
+		flush_delayed_fput();
+		if (atomic_long_read(&f->event->refcount) == 1)
+			break;
+		msleep(20);
+	}
+	if (atomic_long_read(&f->event->refcount) != 1) {
+		map_event_leaked = true;
+		pr_warn("perf_mmap: the event's file was not released\n");
+		return;
+	}
+	perf_event_put(f->event);
 }
 
 /* map @len bytes of the event's file at byte offset @offset */
