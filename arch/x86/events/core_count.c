@@ -214,14 +214,26 @@ void x86_core_disable(struct x86_core_cpu *cpu)
 		set_each_enable(cpu, false);
 }
 
-/* the raw value of @event's counter */
+/*
+ * hw.prev_count holds counter values sign-extended from the counter's
+ * width, as a self-monitoring reader extends what RDPMC gives it: the user
+ * page's offset (count - prev_count) then adds up with the reader's value.
+ */
+static u64 counter_value(struct x86_core_cpu *cpu, struct perf_event *event,
+			 u64 raw)
+{
+	return sign_extend64(raw, counter_width(&cpu->core->desc,
+						event->hw.idx) - 1);
+}
+
+/* the value of @event's counter, sign-extended */
 static u64 read_counter(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	u64 val;
 
 	if (x86_hw_rdpmc(cpu->core->hw, event->hw.event_base_rdpmc, &val))
 		return local64_read(&event->hw.prev_count);
-	return val;
+	return counter_value(cpu, event, val);
 }
 
 /* fold what the counter counted since the last update into @event */
@@ -253,7 +265,7 @@ static u64 set_period(struct x86_core_cpu *cpu, struct perf_event *event)
 
 	val = -perf_counter_next_period(event, cpu->core->max_period, &ended);
 	val &= mask;
-	local64_set(&hwc->prev_count, val);
+	local64_set(&hwc->prev_count, counter_value(cpu, event, val));
 	x86_hw_wrmsr(cpu->core->hw, hwc->event_base, val);
 	perf_event_update_userpage(event);
 	return ended;
@@ -359,7 +371,8 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 	for_each_set_bit(idx, &running, X86_CORE_NR_IDX) {
 		event = cpu->events[idx];
 		x86_hw_wrmsr(hw, event->hw.event_base,
-			     local64_read(&event->hw.prev_count));
+			     local64_read(&event->hw.prev_count) &
+			     width_mask(counter_width(desc, idx)));
 		if (!is_fixed(idx))
 			x86_hw_wrmsr(hw, event->hw.config_base,
 				     gp_control(cpu, event, global || cpu->enabled));
