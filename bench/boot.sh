@@ -12,7 +12,8 @@
 # x86 guests run single-threaded TCG (one host thread for both vCPUs):
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
-# X86_PMU=intel boots the x86 guest on bench/qemu.sh's QEMU, with a PMU.
+# X86_PMU=intel (or amd) boots the x86 guest on bench/qemu.sh's QEMU, with
+# a PMU.
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
 # per instruction (make bench).  ICOUNT_SHIFT=N makes it 2^N nanoseconds
 # (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
@@ -39,17 +40,21 @@ common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
 x86_64)
-	# the host's root, read-only, for the perf tool (tests/perf_smoke)
-	# X86_PMU=intel: the workbench's QEMU (bench/qemu.sh), whose TCG has
-	# an architectural PMU, version 2, on a model no table of stock's
-	# driver claims
+	# X86_PMU=intel|amd: the workbench's QEMU (bench/qemu.sh), whose TCG
+	# has a PMU: Intel's architectural one, version 2, on a model no table
+	# of stock's driver claims, or AMD's core counters with PerfMonV2
 	x86_qemu=qemu-system-x86_64 x86_cpu=max
 	case ${X86_PMU:-} in
 	"") ;;
-	intel)	x86_qemu=$("$TOP/bench/qemu.sh" | tail -n 1)
-		x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b,pmu=on ;;
+	intel)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b ;;
+	amd)	x86_cpu=max,vendor=AuthenticAMD,family=0x17,model=0x31,xlevel=0x80000022 ;;
 	*) die "unknown X86_PMU=$X86_PMU" ;;
 	esac
+	if [ -n "${X86_PMU:-}" ]; then
+		x86_qemu=$("$TOP/bench/qemu.sh" | tail -n 1)
+		x86_cpu=$x86_cpu,pmu=on,tcg-pmu=on
+	fi
+	# the host's root, read-only, for the perf tool (tests/perf_smoke)
 	qemu=("$x86_qemu" -M q35 -cpu "$x86_cpu"
 	      -accel tcg,thread="${TCG_THREAD:-single}" "${common[@]}")
 	[ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift="$shift",sleep=off)

@@ -44,8 +44,13 @@ if [ ! -f "$SRC/.bench-version" ]; then
 	if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 		[ "$(id -u)" = 0 ] || die "no deb-src source for apt; run as root once"
 		log "adding deb-src sources for bookworm"
-		sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-			> /etc/apt/sources.list.d/bench-deb-src.sources
+		if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+			sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+				> /etc/apt/sources.list.d/bench-deb-src.sources
+		else
+			sed -n 's/^deb /deb-src /p' /etc/apt/sources.list \
+				> /etc/apt/sources.list.d/bench-deb-src.list
+		fi
 		apt-get update -qq
 	fi
 	rm -rf "$BUILD/qemu-src.tmp" "$SRC"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The emulated x86 PMU, shown on a kernel: pmu-demo.sh IMAGE [LOG]
-# Boots IMAGE with X86_PMU=intel (bench/boot.sh) and runs pmu-checks.sh in
+# Boots IMAGE with X86_PMU=intel, or amd (bench/boot.sh) and runs pmu-checks.sh in
 # the guest with the host's perf tool, in perf_smoke's place: the guest's
 # initramfs gets a second archive whose /tests/perf_smoke_checks is
 # pmu-checks.sh.  ICOUNT=1 boots under -icount (exact instructions).
@@ -18,7 +18,10 @@ gcc -O2 -static -o "$out/pmu-probe" "$here/pmu-probe.c"
 	> "$out/root/tests/perf_smoke_checks"
 chmod 755 "$out/root/tests/perf_smoke_checks"
 (cd "$out/root" && find tests | cpio -o -H newc --quiet) > "$out/extra.cpio"
-initrd=$("$TOP/bench/initramfs.sh" x86_64 | tail -n 1)
+# the workbench's initramfs as last built (INITRD=... for another), built
+# only when there is none
+initrd=${INITRD:-$BUILD/initramfs-x86_64/initramfs.cpio.gz}
+[ -f "$initrd" ] || initrd=$("$TOP/bench/initramfs.sh" x86_64 | tail -n 1)
 # the second archive starts on a 4-byte boundary, after zeros
 cp "$initrd" "$out/initrd"
 truncate -s %512 "$out/initrd"
@@ -26,7 +29,7 @@ cat "$out/extra.cpio" >> "$out/initrd"
 
 append=${APPEND:-}
 [ "${ICOUNT:-0}" = 1 ] && append="$append bench.icount=1"
-X86_PMU=intel TESTS=perf_smoke APPEND="$append" \
+X86_PMU=${X86_PMU:-intel} TESTS=perf_smoke APPEND="$append" \
 	"$TOP/bench/boot.sh" x86_64 "$image" "$out/initrd" check "$logfile" > /dev/null
 grep -A12 -e '^Performance Events' -e '^perf: x86' "$logfile" | head -13 || true
 sed -n '/^@@BENCH-BEGIN perf_smoke/,/^@@BENCH-END/p' "$logfile"

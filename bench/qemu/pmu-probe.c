@@ -84,15 +84,19 @@ static int probe_rdpmc(int exact)
 		perror("mmap");
 		return 1;
 	}
+	int64_t offset1;
+	uint64_t pmc1;
+
 	used1 = user_read(pc, &before);
-	printf("rdpmc: first read: offset=%lld rdpmc=%#llx\n",
-	       (long long)last_offset, (unsigned long long)last_pmc);
+	offset1 = last_offset, pmc1 = last_pmc;
 	spin(1000000);
 	used2 = user_read(pc, &after);
 	if (read(fd, &by_read, sizeof(by_read)) != sizeof(by_read)) {
 		perror("read");
 		return 1;
 	}
+	printf("rdpmc: first read: offset=%lld rdpmc=%#llx\n",
+	       (long long)offset1, (unsigned long long)pmc1);
 	printf("rdpmc: cap_user_rdpmc=%d index=%u pmc_width=%u used_rdpmc=%d,%d\n",
 	       (int)pc->cap_user_rdpmc, pc->index, pc->pmc_width, used1, used2);
 	printf("rdpmc: before=%lld after=%lld delta=%lld (loop: 2000000 + a few) read()=%lld\n",
