@@ -19,7 +19,7 @@ cd /tmp || exit 1
 probe=$PMU_PROBE
 icount=0
 grep -q 'bench.icount=1' /proc/cmdline && icount=1
-echo 1..10
+echo 1..9
 
 echo "# --- the kernel's PMU (dmesg)"
 dmesg | grep -A12 -e '^Performance Events' -e '^perf: x86' | sed 's/^/# /'
@@ -64,7 +64,7 @@ echo "# --- perf record -e cycles -c 100000"
 perf record -q -e cycles -c 100000 -o rec.data -- "$probe" loop 20000000 2>&1 | sed 's/^/# /'
 # one perf script (the host's files over 9p are slow, and under -icount
 # the guest's clock runs on while it waits for them)
-perf script -i rec.data -F comm,sym 2>/dev/null > rec.txt
+perf script -i rec.data -F comm,ip,sym 2>/dev/null | awk '{ print $1, $3 }' > rec.txt
 sort rec.txt | uniq -c | sort -rn | head -6 | sed 's/^/# /'
 ns=$(wc -l < rec.txt)
 inspin=$(grep -c spin rec.txt)
