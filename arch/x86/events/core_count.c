@@ -15,12 +15,14 @@
  * left in the period (at most core->max_period), so it wraps, and
  * interrupts, when the period ends; every counter has its interrupt bit
  * set, counting ones too, so that a wrap is always folded in before a
- * second one.  A read adds the difference of two raw values modulo the
- * counter width.  The interrupt finds the overflowed counters in the
+ * second one.  A read adds the difference of two values modulo the
+ * counter width (hw.prev_count keeps them sign-extended, as user space
+ * reads them with RDPMC).  The interrupt finds the overflowed counters in the
  * global status (acknowledging it) or, without one, as the started
  * counters whose top bit is clear again; it re-arms each, reports the
  * sampling events whose period ended, and unmasks the LVTPC entry, which
- * Intel's local APIC masks as it delivers the interrupt.
+ * Intel's local APIC masks as it delivers the interrupt, before the
+ * counters run again.
  *
  * Locking: see core_pmu.h.  Everything here runs on the CPU that owns the
  * struct x86_core_cpu with IRQs off, or in its PMI.
@@ -470,11 +472,16 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 	}
 	if (global) {
 		x86_hw_wrmsr(hw, global_clear_msr(desc), status);
+		/*
+		 * The PMI unmasked before the counters run again: delivery
+		 * masked the entry, and an overflow while it is masked would
+		 * interrupt no one, its status bit left set for good.
+		 */
+		x86_hw_write_lvtpc(hw, APIC_DM_NMI);
 		if (was_enabled)
 			x86_core_enable(cpu);
 		/* status bits for no counter of ours: still the PMU's */
-		if (!handled)
-			handled = 1;
+		return handled ? handled : 1;
 	}
 out:
 	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
