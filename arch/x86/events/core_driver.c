@@ -88,7 +88,11 @@ int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs)
 	return handled;
 }
 
-static int core_nmi(unsigned int cmd, struct pt_regs *regs)
+/*
+ * The PMI's NMI handler.  Its name is what the nmi:nmi_handler tracepoint
+ * and the NMI duration warnings print for it.
+ */
+static int perf_event_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
 	struct x86_core_driver *drv = READ_ONCE(native);
 
@@ -98,7 +102,7 @@ static int core_nmi(unsigned int cmd, struct pt_regs *regs)
 /* Xen PV forwards its virtual PMU interrupt here (arch/x86/xen/pmu.c) */
 static int core_xen_irq(struct pt_regs *regs)
 {
-	return core_nmi(NMI_LOCAL, regs);
+	return perf_event_nmi_handler(NMI_LOCAL, regs);
 }
 
 struct x86_pmu x86_pmu = {
@@ -404,7 +408,8 @@ static int __init x86_core_driver_init(void)
 				core_cpu_dying);
 	if (ret)
 		goto fail;
-	ret = register_nmi_handler(NMI_LOCAL, core_nmi, NMI_FLAG_FIRST, "PMI");
+	ret = register_nmi_handler(NMI_LOCAL, perf_event_nmi_handler,
+				   NMI_FLAG_FIRST, "PMI");
 	if (ret)
 		goto fail_hp;
 	ret = perf_pmu_register(&drv.pmu, "cpu", PERF_TYPE_RAW);
