@@ -315,7 +315,7 @@ static void perf_x86_driver_freq(struct kunit *test)
 	KUNIT_ASSERT_GE(test, ev->hw.idx, 0);
 	mask = GENMASK_ULL(width_of(t, ev) - 1, 0);
 	for (i = 0; i < 20; i++) {
-		/* the core adjusts at most every 100us of perf_clock() */
+		/* some time between overflows, for the core's rate */
 		usleep_range(200, 300);
 		/* no tick may re-arm the counter between the look and the count */
 		local_irq_disable();
@@ -333,7 +333,13 @@ static void perf_x86_driver_freq(struct kunit *test)
 		total += armed;
 	}
 	KUNIT_EXPECT_EQ(test, t->samples, whole);
-	KUNIT_EXPECT_GE(test, whole, 10);
+	/*
+	 * How many of the 20 stretches end a period depends on the time
+	 * between them (8 under -icount, more in real time); the period
+	 * starts at 1 and takes several stretches to outgrow max_period,
+	 * so the first few always end one.
+	 */
+	KUNIT_EXPECT_GE(test, whole, 4);
 	KUNIT_EXPECT_GT(test, ev->hw.sample_period, 1);
 	KUNIT_EXPECT_EQ(test, value(ev), total);
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
