@@ -622,6 +622,51 @@ TEST_F(attacker, kernel_branch_stack)
 	EXPECT_EQ(EACCES, got) TH_LOG("got %s", strerror(got));
 }
 
+#define CPU_FORMAT_ANY "/sys/bus/event_source/devices/cpu/format/any"
+
+/* unhalted core cycles (0x3c) in user mode, with AnyThread if @arg */
+static int any_thread_child(void *arg)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_RAW,
+		.size = sizeof(attr),
+		.config = 0x3c | (arg ? 1ULL << 21 : 0),
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+
+	return open_errno(&attr, 0, -1, -1, 0);
+}
+
+/*
+ * x86 AnyThread (PERFEVTSEL bit 21, Intel architectural version 3 until
+ * CPUID 0xA deprecates it) counts the other hyperthread of the core too,
+ * whoever runs there: a task event with it needs what a CPU-wide event
+ * needs, CAP_PERFMON or perf_event_paranoid 0 (EACCES otherwise).  It
+ * runs where the cpu PMU has the "any" format (x86 only: the emulated PMU
+ * of bench/qemu with tcg-pmu-version=3); under plain TCG there is none.
+ */
+TEST_F(attacker, x86_any_thread)
+{
+	int got;
+
+	if (access(CPU_FORMAT_ANY, F_OK))
+		SKIP(return, "the cpu PMU has no AnyThread (no PMU, or version < 3)");
+	ASSERT_EQ(0, write_int_file(PARANOID, 2));
+	got = as_nobody(NO_CAPS, any_thread_child, NULL);
+	EXPECT_EQ(0, got) TH_LOG("without AnyThread: %s", strerror(got));
+	got = as_nobody(NO_CAPS, any_thread_child, (void *)1);
+	EXPECT_EQ(EACCES, got) TH_LOG("paranoid 2: %s", strerror(got));
+	ASSERT_EQ(0, write_int_file(PARANOID, 1));
+	got = as_nobody(NO_CAPS, any_thread_child, (void *)1);
+	EXPECT_EQ(EACCES, got) TH_LOG("paranoid 1: %s", strerror(got));
+	got = as_nobody(PERFMON, any_thread_child, (void *)1);
+	EXPECT_EQ(0, got) TH_LOG("CAP_PERFMON: %s", strerror(got));
+	ASSERT_EQ(0, write_int_file(PARANOID, 0));
+	got = as_nobody(NO_CAPS, any_thread_child, (void *)1);
+	EXPECT_EQ(0, got) TH_LOG("paranoid 0: %s", strerror(got));
+}
+
 struct victim_probe {
 	pid_t victim;
 	int sigtrap;
