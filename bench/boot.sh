@@ -12,8 +12,8 @@
 # x86 guests run single-threaded TCG (one host thread for both vCPUs):
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
-# X86_PMU=intel (or amd) boots the x86 guest on bench/qemu.sh's QEMU, with
-# a PMU.
+# X86_PMU=intel (or intel3, amd) boots the x86 guest on bench/qemu.sh's
+# QEMU, with a PMU.
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
 # per instruction (make bench).  ICOUNT_SHIFT=N makes it 2^N nanoseconds
 # (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
@@ -40,13 +40,15 @@ common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
 x86_64)
-	# X86_PMU=intel|amd: the workbench's QEMU (bench/qemu.sh), whose TCG
-	# has a PMU: Intel's architectural one, version 2, on a model no table
-	# of stock's driver claims, or AMD's core counters with PerfMonV2
+	# X86_PMU=intel|intel3|amd: the workbench's QEMU (bench/qemu.sh), whose
+	# TCG has a PMU: Intel's architectural one, version 2 (or 3, with
+	# AnyThread), on a model no table of stock's driver claims, or AMD's
+	# core counters with PerfMonV2
 	x86_qemu=qemu-system-x86_64 x86_cpu=max
 	case ${X86_PMU:-} in
 	"") ;;
 	intel)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b ;;
+	intel3)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b,tcg-pmu-version=3 ;;
 	amd)	x86_cpu=max,vendor=AuthenticAMD,family=0x17,model=0x31,xlevel=0x80000022 ;;
 	*) die "unknown X86_PMU=$X86_PMU" ;;
 	esac
@@ -78,7 +80,10 @@ arm64)
 esac
 
 if [ "$mode" = shell ]; then
-	exec "${qemu[@]}"
+	status=0
+	"${qemu[@]}" || status=$?
+	rm -f "${combined:-}"
+	exit "$status"
 fi
 # Killed after $limit seconds of host time in all, or, with GUEST_STALL, once
 # its console has been silent for that many: a guest that makes progress
