@@ -14,6 +14,7 @@
 #   make patches                write the series as git format-patch files
 #   make cleanroom              run ../shared/tools/cleanroom-check
 #   make qemu                   build QEMU with the emulated x86 PMU, print its path
+#   make check-pmu [KERNEL=..]  the x86_64 guest on the emulated PMUs (Intel v2, v3, AMD)
 
 ARCH ?= x86_64
 KERNEL ?= series
@@ -27,12 +28,12 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check diff perf-test bench storm distro image base series patches cleanroom qemu clean help
+.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches cleanroom qemu clean help
 
 all: help
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -53,6 +54,9 @@ run: base
 
 check:
 	@bench/check.sh $(KERNEL) "$(ARCHS)" $(DEBUG)
+
+check-pmu:
+	@bench/check-pmu.sh $(KERNEL)
 
 diff:
 	@bench/diff.sh "$(ARCHS)"

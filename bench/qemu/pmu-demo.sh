@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The emulated x86 PMU, shown on a kernel: pmu-demo.sh IMAGE [LOG]
-# Boots IMAGE with X86_PMU=intel, or amd (bench/boot.sh) and runs pmu-checks.sh in
-# the guest with the host's perf tool, in perf_smoke's place: the guest's
-# initramfs gets a second archive whose /tests/perf_smoke_checks is
-# pmu-checks.sh.  ICOUNT=1 boots under -icount (exact instructions).
+# Boots IMAGE with X86_PMU=intel, intel3 or amd (bench/boot.sh) and runs
+# pmu-checks.sh in the guest with the host's perf tool, in perf_smoke's
+# place: the guest's initramfs gets a second archive whose
+# /tests/perf_smoke_checks is pmu-checks.sh.  ICOUNT=1 boots under -icount
+# (exact instructions); PMU_TESTS names the test programs to run
+# (perf_smoke by default).
 # Prints the kernel's PMU lines and the checks; the whole console in LOG.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -29,7 +31,7 @@ cat "$out/extra.cpio" >> "$out/initrd"
 
 append=${APPEND:-}
 [ "${ICOUNT:-0}" = 1 ] && append="$append bench.icount=1"
-X86_PMU=${X86_PMU:-intel} TESTS=perf_smoke APPEND="$append" \
+X86_PMU=${X86_PMU:-intel} TESTS=${PMU_TESTS:-perf_smoke} APPEND="$append" \
 	"$TOP/bench/boot.sh" x86_64 "$image" "$out/initrd" check "$logfile" > /dev/null
 grep -A12 -e '^Performance Events' -e '^perf: x86' "$logfile" | head -13 || true
 sed -n '/^@@BENCH-BEGIN perf_smoke/,/^@@BENCH-END/p' "$logfile"

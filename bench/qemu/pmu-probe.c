@@ -63,17 +63,17 @@ static int user_read(volatile struct perf_event_mmap_page *pc, int64_t *val)
 
 static int probe_rdpmc(int exact)
 {
-	struct perf_event_attr attr;
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
 	volatile struct perf_event_mmap_page *pc;
 	int64_t before, after, by_read;
 	int fd, used1, used2;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0) {
 		perror("perf_event_open");
