@@ -478,13 +478,15 @@ static const struct sysfs_case sysfs_cases[] = {
 	SKL("events", "cache-misses", "event=0x2e,umask=0x41\n"),
 	SKL("events", "stalled-cycles-frontend", "(hidden)"),
 	SKL("caps", "max_precise", "0\n"),
+	SKL("caps", "pmu_name", "generic_arch_v2+\n"),
 	SKL("", "rdpmc", "1\n"),
 	ZEN4("format", "event", "config:0-7,32-35\n"),
 	ZEN4("format", "pc", "(hidden)"),
 	ZEN4("format", "any", "(hidden)"),
 	ZEN4("events", "cpu-cycles", "event=0x76\n"),
 	ZEN4("events", "ref-cycles", "(hidden)"),
-	ZEN4("caps", "pmu_name", "amd_core\n"),
+	ZEN4("caps", "pmu_name", "(hidden)"),
+	ZEN4("events", "stalled-cycles-frontend", "event=0xa9\n"),
 };
 
 /* format/, events/, caps/ and rdpmc of an Intel and an AMD part */

@@ -75,8 +75,9 @@ static const struct intel_generic intel_hw_map[PERF_COUNT_HW_MAX] = {
  * mispredicted branches, decoder empty and dispatch stalls.  From family
  * 17h (PPRs): the same cycles, instructions and branches; every L2 request
  * (L2RequestG1), and the L2 misses of instruction and data fills
- * (L2CacheReqStat IcFillMiss | LsRdBlkC); no stall event with the generic
- * meaning.
+ * (L2CacheReqStat IcFillMiss | LsRdBlkC); front-end stalls as the cycles
+ * the micro-op queue is empty (0xa9), where user space finds them (the
+ * events/ directory); no back-end stall event.
  */
 static const u64 amd_legacy_hw_map[PERF_COUNT_HW_MAX] = {
 	[PERF_COUNT_HW_CPU_CYCLES]		= EVSEL(0x76, 0x00),
@@ -99,7 +100,7 @@ static const u64 amd_zen_hw_map[PERF_COUNT_HW_MAX] = {
 	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= EVSEL(0xc2, 0x00),
 	[PERF_COUNT_HW_BRANCH_MISSES]		= EVSEL(0xc3, 0x00),
 	[PERF_COUNT_HW_BUS_CYCLES]		= NONE,
-	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= NONE,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= EVSEL(0xa9, 0x00),
 	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= NONE,
 	[PERF_COUNT_HW_REF_CPU_CYCLES]		= NONE,
 };

@@ -60,7 +60,11 @@ static struct attribute *format_attrs[] = {
 	NULL,
 };
 
-/* pc is Intel's only; any needs AnyThread (version 3, not deprecated) */
+/*
+ * pc is Intel's only, and so is any: shown from version 2 on, though the
+ * bit counts only from version 3 (before, an event with it is EINVAL),
+ * and hidden once CPUID deprecates AnyThread
+ */
 static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
 			      int i)
 {
@@ -69,7 +73,7 @@ static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
 	if (attr == &format_attr_pc.attr && is_amd(desc))
 		return 0;
 	if (attr == &format_attr_any.attr &&
-	    (is_amd(desc) || desc->version < 3 || desc->anythread_deprecated))
+	    (is_amd(desc) || desc->version < 2 || desc->anythread_deprecated))
 		return 0;
 	return attr->mode;
 }
@@ -156,8 +160,9 @@ static ssize_t pmu_name_show(struct device *dev, struct device_attribute *attr,
 {
 	const struct x86_pmu_desc *desc = dev_desc(dev);
 
-	if (is_amd(desc))
-		return sysfs_emit(page, "amd_core\n");
+	/* the architectural events of version 2 and later, whatever the part */
+	if (desc->version >= 2)
+		return sysfs_emit(page, "generic_arch_v2+\n");
 	return sysfs_emit(page, "generic_arch_v%u\n", desc->version);
 }
 
@@ -177,9 +182,19 @@ static struct attribute *caps_attrs[] = {
 	NULL,
 };
 
+/* pmu_name is Intel's: AMD's core PMU has none */
+static umode_t caps_visible(struct kobject *kobj, struct attribute *attr,
+			    int i)
+{
+	if (attr == &dev_attr_pmu_name.attr && is_amd(kobj_desc(kobj)))
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group caps_group = {
-	.name	= "caps",
-	.attrs	= caps_attrs,
+	.name		= "caps",
+	.attrs		= caps_attrs,
+	.is_visible	= caps_visible,
 };
 
 const struct attribute_group *x86_core_attr_groups[] = {
