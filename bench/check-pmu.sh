@@ -17,6 +17,9 @@ export TALLY=$BUILD/tally-pmu-$kernel
 "$TOP/bench/base.sh"
 [ "$kernel" = series ] && "$TOP/bench/series.sh"
 image=$("$TOP/bench/kernel.sh" x86_64 "$kernel" 0 | tail -n 1)
+# pmu-demo.sh boots the initramfs as last built: build it from this tree
+INITRD=$("$TOP/bench/initramfs.sh" x86_64 | tail -n 1)
+export INITRD
 for pmu in intel intel3 amd; do
 	logfile=$BUILD/check-pmu-$kernel-$pmu.log
 	log "booting $kernel x86_64 on the emulated $pmu PMU (log: $logfile)"
