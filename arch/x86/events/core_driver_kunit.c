@@ -315,8 +315,12 @@ static void perf_x86_driver_freq(struct kunit *test)
 	KUNIT_ASSERT_GE(test, ev->hw.idx, 0);
 	mask = GENMASK_ULL(width_of(t, ev) - 1, 0);
 	for (i = 0; i < 20; i++) {
-		/* some time between overflows, for the core's rate */
-		usleep_range(200, 300);
+		/*
+		 * Some time between overflows, for the core's rate: more than
+		 * a tick, which is all perf_clock() resolves once the TSC is
+		 * found unstable (under -icount with an emulated PMU).
+		 */
+		usleep_range(5000, 6000);
 		/* no tick may re-arm the counter between the look and the count */
 		local_irq_disable();
 		left = local64_read(&ev->hw.period_left);
@@ -335,7 +339,7 @@ static void perf_x86_driver_freq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->samples, whole);
 	/*
 	 * How many of the 20 stretches end a period depends on the time
-	 * between them (8 under -icount, more in real time); the period
+	 * between them (8 or more); the period
 	 * starts at 1 and takes several stretches to outgrow max_period,
 	 * so the first few always end one.
 	 */
