@@ -2353,7 +2353,7 @@ static void observe_hardware(void)
  */
 static void observe_freq(void)
 {
-	uint64_t n = 0, n1 = 0, sum = 0, v[2] = { 0, 0 };
+	uint64_t n = 0, n1 = 0, sum = 0, first = 0, v[2] = { 0, 0 };
 	struct perf_event_header *h;
 	struct perf_event_attr a;
 	struct perf_map m;
@@ -2385,11 +2385,13 @@ static void observe_freq(void)
 
 		if (h->type != PERF_RECORD_SAMPLE)
 			continue;
-		n++;
+		if (!n++)
+			first = period;
 		n1 += period == 1;
 		sum += period;
 	}
 	say("freq.hw", "ok");
+	say("freq.hw.first_period", "%s", first == 1 ? "1" : "more than 1");
 	say("freq.hw.period1_samples", "%s", n1 <= 5 ? "at most 5" :
 	    n1 <= 20 ? "6 to 20" : "over 20");
 	per_s = v[1] ? n * 1e9 / v[1] : 0;

@@ -174,6 +174,10 @@ static void freq_adjust(struct perf_event *event, u64 now)
 		hwc->freq_count_stamp = count;
 		return;
 	}
+	/*
+	 * The clock did not move (with an unstable TSC, local_clock() may
+	 * stall until the next tick): measure over a longer interval.
+	 */
 	if (!dt || !freq)
 		return;
 	hwc->freq_time_stamp = now;
@@ -526,6 +530,14 @@ static void tick_event(struct perf_event *event, bool unthrottle, u64 now)
 		event->pmu->start(event, 0);
 	}
 	if (!event->attr.freq || !is_sampling_event(event))
+		return;
+	/*
+	 * Adjusted by an overflow within the last half tick: its overflows
+	 * keep it on its rate, and so short an interval, on a clock that
+	 * may stall, would only add noise.  The tick is for the events that
+	 * overflow too rarely to adjust themselves.
+	 */
+	if (hwc->freq_time_stamp && now - hwc->freq_time_stamp < TICK_NSEC / 2)
 		return;
 	event->pmu->read(event);
 	freq_adjust(event, now);

@@ -372,6 +372,25 @@ static int event_evsel(struct x86_core_pmu *core, struct perf_event *event,
 	}
 }
 
+/*
+ * A frequency event starts at period 1 and the core raises the period as
+ * it measures the rate.  Here every overflow is an NMI, and a counter
+ * armed at 1 overflows again as soon as the handler re-enables it: the
+ * event starts instead half way to the period of an event counting one
+ * per nanosecond, and the core corrects it from there.
+ */
+static void start_freq_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 freq = event->attr.sample_freq;
+
+	if (!event->attr.freq || !freq || hwc->sample_period != 1)
+		return;
+	hwc->sample_period = max_t(u64, 1, div64_u64(NSEC_PER_SEC / 2, freq));
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+}
+
 /**
  * x86_core_event_init - accept an event for the core PMU
  * @core: the PMU
@@ -414,6 +433,7 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
 	hwc->idx = -1;
 	hwc->flags = 0;
+	start_freq_period(event);
 	perf_counter_init_period(event, core->max_period);
 	return x86_core_validate_group(core, event);
 }

@@ -308,6 +308,16 @@ static void perf_x86_core_event_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, -1);
 	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, skl->core.max_period);
 
+	/* frequency mode starts at half the period of 1 event/ns, not 1 */
+	ev = new_event(skl, HW, PERF_COUNT_HW_CPU_CYCLES, 1);
+	ev->attr.freq = 1;
+	ev->attr.sample_freq = 4000;
+	local64_set(&ev->hw.period_left, 1);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, 125000);
+	KUNIT_EXPECT_EQ(test, ev->hw.last_period, 125000);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->hw.period_left), 125000);
+
 	ev = new_event(skl, RAW, 0x412e | ARCH_PERFMON_EVENTSEL_ENABLE |
 		       ARCH_PERFMON_EVENTSEL_USR, 0);
 	ev->attr.exclude_user = 1;
