@@ -1004,7 +1004,8 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 
 /*
  * exec: events opened with enable_on_exec start counting now, those with
- * remove_on_exec stop for good; file address filters lose their ranges.
+ * remove_on_exec stop for good (inherited ones go back to their parents,
+ * as at exit); file address filters lose their ranges.
  * A SIGTRAP an overflow inside execve queued still reaches the new image:
  * the signal belongs to the task, which exec keeps, and a program that
  * asked for SIGTRAP on its events is told of every overflow (the new
@@ -1026,6 +1027,9 @@ void perf_event_exec(void)
 		mutex_unlock(&ctx->mutex);
 	}
 	mutex_unlock(&current->perf_event_mutex);
+	/* the context is the task's until it exits: current's, here */
+	if (ctx)
+		perf_inherit_exec(ctx);
 }
 
 /*

@@ -275,16 +275,19 @@ static void fold_into_parent(struct perf_event *event)
 }
 
 /*
- * The next inherited event of a dead context not yet handed back, with a
- * reference on its parent in *@parent.
+ * The next inherited event of @ctx not yet handed back, with a reference
+ * on its parent in *@parent: any, of a dead context; with @exited, only
+ * those that exec took off (PERF_EVENT_STATE_EXIT) in a live one.
  */
 static struct perf_event *next_child(struct perf_event_context *ctx,
-				     struct perf_event **parent)
+				     struct perf_event **parent, bool exited)
 {
 	struct perf_event *event, *found = NULL;
 
 	mutex_lock(&ctx->mutex);
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (exited && event->state != PERF_EVENT_STATE_EXIT)
+			continue;
 		if (event->attach_state & PERF_ATTACH_CHILD) {
 			event->attach_state &= ~PERF_ATTACH_CHILD;
 			*parent = event->parent;
@@ -313,16 +316,13 @@ static bool claim_child(struct perf_event *parent, struct perf_event *event)
 	return true;
 }
 
-/*
- * After a task's context was detached: fold every inherited event into
- * its parent and free it, unless the parent's release got to it first.
- */
-void perf_inherit_exit(struct perf_event_context *ctx)
+/* Hand back the inherited events next_child() finds: see there. */
+static void hand_back(struct perf_event_context *ctx, bool exited)
 {
 	struct perf_event *event, *parent;
 	bool mine;
 
-	while ((event = next_child(ctx, &parent))) {
+	while ((event = next_child(ctx, &parent, exited))) {
 		mutex_lock(&parent->child_mutex);
 		mine = claim_child(parent, event);
 		if (mine)
@@ -336,6 +336,27 @@ void perf_inherit_exit(struct perf_event_context *ctx)
 		}
 		perf_event_put(parent);
 	}
+}
+
+/*
+ * After a task's context was detached: fold every inherited event into
+ * its parent and free it, unless the parent's release got to it first.
+ */
+void perf_inherit_exit(struct perf_event_context *ctx)
+{
+	hand_back(ctx, false);
+}
+
+/*
+ * After exec took the remove_on_exec events off the live context of the
+ * current task: the inherited ones go back to their parents as at exit.
+ * Left in the context, each would stay on its parent's child list (every
+ * ENABLE of the parent would visit it) and keep the context busy at every
+ * switch of a task that no longer counts anything.
+ */
+void perf_inherit_exec(struct perf_event_context *ctx)
+{
+	hand_back(ctx, true);
 }
 
 /*

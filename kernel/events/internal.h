@@ -200,6 +200,7 @@ void perf_pmu_scope_offline(unsigned int cpu);
 
 /* inherit.c */
 void perf_inherit_exit(struct perf_event_context *ctx);
+void perf_inherit_exec(struct perf_event_context *ctx);
 void perf_inherit_release(struct perf_event *parent);
 u64 perf_inherit_read(struct perf_event *parent, u64 *enabled, u64 *running);
 void perf_inherit_apply(struct perf_event *parent,
