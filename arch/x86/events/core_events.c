@@ -23,6 +23,7 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include <asm/perf_event.h>
+#include <asm/perf_regs.h>
 
 #include "core_pmu.h"
 
@@ -221,14 +222,39 @@ static const struct cache_read amd_zen_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
 static_assert(ARRAY_SIZE(intel_hw_map) == PERF_COUNT_HW_MAX);
 static_assert(ARRAY_SIZE(intel_cache_read) == PERF_COUNT_HW_CACHE_MAX);
 
+/*
+ * Zen's writes and prefetches that no event can ever count: the
+ * instruction cache is not written, the instruction TLB and the branch
+ * predictor are neither written nor prefetched, and the node's traffic is
+ * counted by the data fabric's PMU, not the core's.  These are invalid
+ * (-EINVAL), where a combination without an event is -ENOENT.
+ */
+static bool amd_zen_no_op(const struct x86_pmu_desc *desc, unsigned int cache,
+			  unsigned int op)
+{
+	if (desc->vendor != X86_PMU_AMD || desc->family < AMD_FAMILY_ZEN)
+		return false;
+	switch (cache) {
+	case PERF_COUNT_HW_CACHE_L1I:
+		return op == PERF_COUNT_HW_CACHE_OP_WRITE;
+	case PERF_COUNT_HW_CACHE_ITLB:
+	case PERF_COUNT_HW_CACHE_BPU:
+	case PERF_COUNT_HW_CACHE_NODE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * x86_core_map_cache_event - the counter control value of a cache event
  * @desc: the PMU
  * @config: cache | op << 8 | result << 16, extended type stripped
  * @evsel: the event select and unit mask bits, on success
  *
- * Return: 0; -EINVAL for a type, op or result out of range; -ENOENT for a
- * combination the CPU has no event for.
+ * Return: 0; -EINVAL for a type, op or result out of range, or an op that
+ * makes no sense for the cache on Zen; -ENOENT for a combination the CPU
+ * has no event for.
  */
 int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 			     u64 *evsel)
@@ -244,7 +270,7 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
 		return -EINVAL;
 	if (op != PERF_COUNT_HW_CACHE_OP_READ)
-		return -ENOENT;
+		return amd_zen_no_op(desc, cache, op) ? -EINVAL : -ENOENT;
 	switch (desc->vendor) {
 	case X86_PMU_INTEL:
 		row = &intel_cache_read[cache];
@@ -276,8 +302,11 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 			 ARCH_PERFMON_EVENTSEL_INT | ARCH_PERFMON_EVENTSEL_ENABLE)
 
 /*
- * The raw bits the user may set (SDM PERFEVTSEL, APM PERF_CTL).  Not
- * PIN_CONTROL: the PMi pins are the platform's, not a counting event's.
+ * The raw bits that reach the counter control (SDM PERFEVTSEL, APM
+ * PERF_CTL); a raw config's other bits are ignored, as Linux always has.
+ * Not PIN_CONTROL: the PMi pins are the platform's, not a counting
+ * event's.  Not AMD's HostOnly and GuestOnly: the driver sets them from
+ * the exclusion attributes.
  */
 static u64 raw_valid(const struct x86_pmu_desc *desc)
 {
@@ -297,17 +326,25 @@ static u64 raw_valid(const struct x86_pmu_desc *desc)
  * @config: attr.config of a PERF_TYPE_RAW (or the PMU's own type) event
  * @evsel: the config without the driver's bits, on success
  *
- * Return: 0, or -EINVAL for a reserved bit, AnyThread where the CPU has
- * none, or a fixed counter's pseudo-encoding that names no fixed counter
- * or carries bits a fixed counter cannot apply.
+ * Bits that do not reach the counter control are dropped, as Linux drops
+ * them; AnyThread (bit 21) on Intel is not one of those: it is refused
+ * where the CPU has none.
+ *
+ * Return: 0, or -EINVAL for AnyThread where the CPU has none, a fixed
+ * counter's pseudo-encoding that names no fixed counter or carries bits
+ * a fixed counter cannot apply, or no PMU.
  */
 int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config, u64 *evsel)
 {
 	u64 code = config & INTEL_ARCH_EVENT_MASK;
 	unsigned int fixed;
 
-	if (desc->vendor == X86_PMU_NONE || (config & ~raw_valid(desc)))
+	if (desc->vendor == X86_PMU_NONE)
 		return -EINVAL;
+	if (desc->vendor == X86_PMU_INTEL &&
+	    (config & ~raw_valid(desc) & ARCH_PERFMON_EVENTSEL_ANY))
+		return -EINVAL;
+	config &= raw_valid(desc);
 	if (desc->vendor == X86_PMU_INTEL && code &&
 	    !(code & ARCH_PERFMON_EVENTSEL_EVENT)) {
 		fixed = (code >> 8) - 1;
@@ -374,17 +411,20 @@ static int event_evsel(struct x86_core_pmu *core, struct perf_event *event,
 
 /*
  * A frequency event starts at period 1 and the core raises the period as
- * it measures the rate.  Here every overflow is an NMI, and a counter
- * armed at 1 overflows again as soon as the handler re-enables it: the
+ * it measures the rate.  On Intel, where the PMI is an NMI and a counter
+ * armed at 1 overflows again as soon as the handler re-enables it, the
  * event starts instead half way to the period of an event counting one
- * per nanosecond, and the core corrects it from there.
+ * per nanosecond (5e8 / freq: the first samples Linux's Intel driver
+ * takes), and the core corrects it from there.  AMD's start at 1.
  */
-static void start_freq_period(struct perf_event *event)
+static void start_freq_period(const struct x86_core_pmu *core,
+			      struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 freq = event->attr.sample_freq;
 
-	if (!event->attr.freq || !freq || hwc->sample_period != 1)
+	if (core->desc.vendor != X86_PMU_INTEL || !event->attr.freq || !freq ||
+	    hwc->sample_period != 1)
 		return;
 	hwc->sample_period = max_t(u64, 1, div64_u64(NSEC_PER_SEC / 2, freq));
 	hwc->last_period = hwc->sample_period;
@@ -402,9 +442,9 @@ static void start_freq_period(struct perf_event *event)
  *
  * Return: 0; -ENOENT for an event that is not the core PMU's or that the
  * CPU cannot count; -EINVAL for a bad config, both host and guest
- * excluded on AMD, or a group that can never fit; -EACCES for AnyThread
- * without the right to watch the whole CPU; -EOPNOTSUPP for precise_ip
- * or a branch stack (no PEBS, LBR or IBS here).
+ * excluded on AMD, XMM registers to sample, or a group that can never
+ * fit; -EACCES for AnyThread without the right to watch the whole CPU;
+ * -EOPNOTSUPP for precise_ip or a branch stack (no PEBS, LBR or IBS).
  */
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
@@ -427,13 +467,17 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	}
 	if (attr->precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
+	/* the XMM registers come only in PEBS records, which this has not */
+	if ((attr->sample_regs_user | attr->sample_regs_intr) &
+	    PERF_REG_EXTENDED_MASK)
+		return -EINVAL;
 	if (core->desc.vendor == X86_PMU_AMD && attr->exclude_host &&
 	    attr->exclude_guest)
 		return -EINVAL;
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
 	hwc->idx = -1;
 	hwc->flags = 0;
-	start_freq_period(event);
+	start_freq_period(core, event);
 	perf_counter_init_period(event, core->max_period);
 	return x86_core_validate_group(core, event);
 }

@@ -98,23 +98,29 @@ static const struct map_case map_cases[] = {
 	MAP(amd_k8, "L1-dcache-load-misses", CACHE, CACHE_CFG(L1D, READ, MISS), 0x0041),
 	MAP(amd_zen4, "L1-icache-load-misses", CACHE, CACHE_CFG(L1I, READ, MISS), 0x0081),
 	BAD(amd_zen4, "dTLB-loads", CACHE, CACHE_CFG(DTLB, READ, ACCESS), -ENOENT),
+	BAD(amd_zen2, "L1-icache-stores", CACHE, CACHE_CFG(L1I, WRITE, ACCESS), -EINVAL),
+	BAD(amd_zen2, "iTLB-prefetches", CACHE, CACHE_CFG(ITLB, PREFETCH, ACCESS),
+	    -EINVAL),
+	BAD(amd_zen2, "dTLB-stores", CACHE, CACHE_CFG(DTLB, WRITE, ACCESS), -ENOENT),
+	BAD(amd_k8, "branch-stores", CACHE, CACHE_CFG(BPU, WRITE, ACCESS), -ENOENT),
 	MAP(intel_skl, "raw", RAW, 0x1234, 0x1234),
 	MAP(intel_skl, "raw edge inv cmask", RAW, 0xffd41234, 0xff841234),
-	BAD(intel_skl, "raw pin control", RAW, BIT_ULL(19) | 0x3c, -EINVAL),
+	MAP(intel_skl, "raw pin control, dropped", RAW, BIT_ULL(19) | 0x3c, 0x3c),
 	MAP(intel_skl, "raw any (v4)", RAW, 0x20003c, 0x20003c),
 	BAD(intel_spr, "raw any deprecated", RAW, 0x20003c, -EINVAL),
 	BAD(intel_core2, "raw any (v2)", RAW, 0x20003c, -EINVAL),
-	BAD(intel_skl, "raw bit 32", RAW, BIT_ULL(32) | 0x3c, -EINVAL),
-	BAD(intel_skl, "raw bit 63", RAW, BIT_ULL(63) | 0x3c, -EINVAL),
+	MAP(intel_skl, "raw bit 32, dropped", RAW, BIT_ULL(32) | 0x3c, 0x3c),
+	MAP(intel_skl, "raw bit 63, dropped", RAW, BIT_ULL(63) | 0x3c, 0x3c),
 	MAP(intel_skl, "raw fixed 2 pseudo", RAW, 0x0300, 0x0300),
 	BAD(intel_skl, "raw fixed 3 pseudo, no counter", RAW, 0x0400, -EINVAL),
 	MAP(intel_spr, "raw fixed 3 pseudo", RAW, 0x0400, 0x0400),
 	BAD(intel_v5_holes, "raw fixed 2 pseudo, no counter", RAW, 0x0300, -EINVAL),
 	BAD(intel_skl, "raw fixed pseudo with cmask", RAW, 0x01000300, -EINVAL),
 	MAP(amd_zen2, "raw event 0x1c0", RAW, 0x1000000c0ULL, 0x1000000c0ULL),
-	BAD(amd_zen2, "raw bit 19", RAW, BIT_ULL(19) | 0x76, -EINVAL),
-	BAD(amd_zen2, "raw bit 21", RAW, BIT_ULL(21) | 0x76, -EINVAL),
-	BAD(amd_zen4, "raw host-only", RAW, AMD64_EVENTSEL_HOSTONLY | 0x76, -EINVAL),
+	MAP(amd_zen2, "raw bit 19, dropped", RAW, BIT_ULL(19) | 0x76, 0x76),
+	MAP(amd_zen2, "raw bit 21, dropped", RAW, BIT_ULL(21) | 0x76, 0x76),
+	MAP(amd_zen4, "raw host-only, dropped", RAW, AMD64_EVENTSEL_HOSTONLY | 0x76,
+	    0x76),
 	BAD(qemu_tcg, "raw without a PMU", RAW, 0x76, -EINVAL),
 };
 
@@ -308,7 +314,7 @@ static void perf_x86_core_event_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, -1);
 	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, skl->core.max_period);
 
-	/* frequency mode starts at half the period of 1 event/ns, not 1 */
+	/* frequency mode on Intel starts at half the period of 1 event/ns */
 	ev = new_event(skl, HW, PERF_COUNT_HW_CPU_CYCLES, 1);
 	ev->attr.freq = 1;
 	ev->attr.sample_freq = 4000;
@@ -317,6 +323,13 @@ static void perf_x86_core_event_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, 125000);
 	KUNIT_EXPECT_EQ(test, ev->hw.last_period, 125000);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->hw.period_left), 125000);
+	/* on AMD at 1, as the core set it */
+	ev = new_event(zen, HW, PERF_COUNT_HW_CPU_CYCLES, 1);
+	ev->attr.freq = 1;
+	ev->attr.sample_freq = 4000;
+	local64_set(&ev->hw.period_left, 1);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, 1);
 
 	ev = new_event(skl, RAW, 0x412e | ARCH_PERFMON_EVENTSEL_ENABLE |
 		       ARCH_PERFMON_EVENTSEL_USR, 0);

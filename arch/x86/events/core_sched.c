@@ -164,15 +164,16 @@ int x86_core_assign(const struct x86_pmu_desc *desc, const u64 *evsel,
 
 /*
  * A member of the group being validated: its control value is added to
- * @evsel.  Software events need no counter; another hardware PMU's event
- * can never be scheduled with ours.
+ * @evsel if it will want a counter (@wants).  Software events need no
+ * counter; another hardware PMU's event can never be scheduled with ours.
  */
 static int group_member(const struct x86_core_pmu *core,
-			struct perf_event *member, u64 *evsel, unsigned int *n)
+			struct perf_event *member, bool wants, u64 *evsel,
+			unsigned int *n)
 {
 	if (member->pmu != core->pmu)
 		return member->pmu->task_ctx_nr == perf_sw_context ? 0 : -EINVAL;
-	if (member->state < PERF_EVENT_STATE_OFF)
+	if (!wants)
 		return 0;
 	if (*n >= X86_CORE_NR_IDX)
 		return -EINVAL;
@@ -184,6 +185,10 @@ static int group_member(const struct x86_core_pmu *core,
  * x86_core_validate_group - can @event's group ever be on the counters?
  * @core: the PMU
  * @event: the event being opened, its hw.config filled in
+ *
+ * The leader counts; a member only if it is enabled, as on Linux: members
+ * opened disabled may join beyond the counters (the group then fits only
+ * as long as they stay off).
  *
  * Return: 0, or -EINVAL: a group that can never be scheduled is invalid,
  * not busy.
@@ -199,18 +204,23 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 	int ret;
 
 	if (leader != event) {
-		ret = group_member(core, leader, evsel, &n);
+		ret = group_member(core, leader,
+				   leader->state >= PERF_EVENT_STATE_OFF, evsel,
+				   &n);
 		if (ret)
 			return ret;
 		list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
 			if (sibling == event)
 				continue;
-			ret = group_member(core, sibling, evsel, &n);
+			ret = group_member(core, sibling,
+					   sibling->state > PERF_EVENT_STATE_OFF,
+					   evsel, &n);
 			if (ret)
 				return ret;
 		}
 	}
-	ret = group_member(core, event, evsel, &n);
+	ret = group_member(core, event, leader == event || !event->attr.disabled,
+			   evsel, &n);
 	if (ret)
 		return ret;
 	return x86_core_assign(&core->desc, evsel, n, 0, assign) ? -EINVAL : 0;

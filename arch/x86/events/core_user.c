@@ -74,14 +74,19 @@ void x86_core_user_event_unmapped(struct perf_event *event,
 		on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
 }
 
-/* the rdpmc fields of an event's user page (see core.c for the rest) */
+/*
+ * The rdpmc fields of an event's user page (see core.c for the rest).
+ * pmc_width is the core PMU's counter width on every event's page, as
+ * Linux has always shown it, rdpmc allowed or not.
+ */
 void x86_core_user_update_userpage(struct perf_event *event,
 				   struct perf_event_mmap_page *up)
 {
 	struct x86_core_driver *drv = x86_core_driver_of(event->pmu);
+	struct x86_core_driver *native = x86_core_native();
 
 	up->cap_user_rdpmc = 0;
-	up->pmc_width = 0;
+	up->pmc_width = native ? native->core.desc.gp_width : 0;
 	if (!drv || !user_readable(event))
 		return;
 	up->cap_user_rdpmc = 1;
