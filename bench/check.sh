@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Build and test: check.sh KERNEL "ARCHS" DEBUG
-# For each architecture: build the kernel and the initramfs, boot the guest,
-# read its log.  Prints one line per suite and a closing
-# "N passed, N failed" line (skips counted apart); exits 1 on any failure.
+# Builds every kernel, initramfs and QEMU the run needs, then boots the
+# guests two at a time (bench/lib.sh boot_all) and reads their logs.
+# Prints one line per suite and a closing "N passed, N failed" line (skips
+# counted apart); exits 1 on any failure.
 . "$(dirname "$0")/lib.sh"
 
 kernel=$1 archs=$2 debug=${3:-0}
 ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 KVM_TESTS="pmuv3_kvm pmuv3_groups"
 LOCKDOWN_TESTS="security paranoid attacker attacker32"
+# the suites with hardware-event cases, again on the emulated AMD PMU
+AMD_TESTS="perf_pmu perf_smoke attacker attacker32 upstream-remove_on_exec"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest
@@ -23,62 +26,91 @@ export GUEST_STALL=${GUEST_STALL:-1200} GUEST_TIMEOUT=${GUEST_TIMEOUT:-6300}
 : > "$TALLY.fail"
 "$TOP/bench/base.sh"
 [ "$kernel" = series ] && "$TOP/bench/series.sh"
+# minutes of an observe boot (bench/diff.sh)
+observe_minutes() { case $1 in arm64) echo 5 ;; *) echo 3 ;; esac; }
+diff=0
+[ "$kernel" = series ] && [ "$debug" = 0 ] && [ "${DIFF:-1}" = 1 ] && diff=1
+suffix=
+[ "$debug" = 1 ] && suffix=-debug
+
+# Build everything first: building beside a running guest is slow.  The
+# boots go to $jobs, each after the minutes it takes on an idle machine
+# (to start the longest first); their reports, in order, to $reports
+# ("LABEL LOG" per line).
+jobs=$(mktemp) reports=$(mktemp)
+trap 'rm -f "$jobs" "$reports"' EXIT
+boot() {
+	local minutes=$1 label=$2 logfile=$3
+	shift 3
+	echo "$minutes $arch $image $initrd $logfile $*" >> "$jobs"
+	echo "$label $logfile" >> "$reports"
+}
 for arch in $archs; do
-	# Build everything first: building beside a running guest is slow.
 	image=$("$TOP/bench/kernel.sh" "$arch" "$kernel" "$debug" | tail -n 1)
 	initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)
-	logfile=$BUILD/check-$kernel-$arch.log
-	[ "$debug" = 1 ] && logfile=$BUILD/check-$kernel-$arch-debug.log
-	log "booting $kernel $arch (log: $logfile)"
-	"$TOP/bench/boot.sh" "$arch" "$image" "$initrd" check "$logfile" > /dev/null
-	# tests stock itself fails here, and on the series the upstream tests
-	# that need features not built yet: reported, counted as skipped
+	logfile=$BUILD/check-$kernel-$arch$suffix.log
+	if [ "$arch" = x86_64 ]; then
+		"$TOP/bench/qemu.sh" > /dev/null
+		# on the emulated Intel PMU, architectural version 3
+		# (bench/qemu.sh): every suite, the hardware events too
+		boot 4 "$kernel-$arch" "$logfile" X86_PMU=intel3
+		# locked down, as a distribution may boot, and without a
+		# PMU: the LSM hooks and lockdown's refusals from the first
+		# event on, and the driver that finds no PMU
+		boot 1 "$kernel-$arch-lockdown" "${logfile%.log}-lockdown.log" \
+			APPEND=lockdown=confidentiality \
+			TESTS="$(echo $LOCKDOWN_TESTS | tr ' ' ,)"
+		# the suites with hardware cases on AMD's core counters
+		# (PerfCtrExtCore, PerfMonV2), under icount: instructions
+		# count exactly
+		boot 3 "$kernel-$arch-amd" "${logfile%.log}-amd.log" X86_PMU=amd ICOUNT=1 \
+			TESTS="$(echo $AMD_TESTS | tr ' ' ,)"
+		continue
+	fi
+	boot 22 "$kernel-$arch" "$logfile"
+	# the same kernel booted through UEFI with ACPI tables: the PMU is
+	# found from the MADT; the PMUv3 suites run again on it
+	boot 5 "$kernel-$arch-acpi" "${logfile%.log}-acpi.log" ACPI=1 \
+		TESTS="$(echo $ACPI_TESTS | tr ' ' ,)"
+	# and as distributions run it: at EL2, where KVM runs (a guest's
+	# virtual PMU on the host's), with CPU 1 tickless (nohz_full), where
+	# multiplexing must rotate without the tick (pmuv3_groups; not the
+	# tests of exact user instruction counts: on that CPU they gain a few
+	# thousand per million, on stock too)
+	boot 4 "$kernel-$arch-kvm" "${logfile%.log}-kvm.log" KVM=1 \
+		APPEND=nohz_full=1 TESTS="$(echo $KVM_TESTS | tr ' ' ,)"
+	# Debian's arm64 perf tool (perf_smoke), its root appended to the
+	# initramfs (bench/perf-root.sh): the x86_64 guests run the host's
+	"$TOP/bench/perf-root.sh" "$arch" > /dev/null
+	boot 6 "$kernel-$arch-perf" "${logfile%.log}-perf.log" PERF_ROOT=1 \
+		TESTS=perf_smoke
+done
+# the differential check against stock (bench/diff.sh): series only; its
+# stock kernels built here too, its guests booted with the others
+if [ "$diff" = 1 ]; then
+	for arch in $archs; do
+		build_both "$arch"
+		observe_jobs "$arch" "$STOCK_IMAGE" "$SERIES_IMAGE" "$INITRD" |
+			sed "s/^/$(observe_minutes "$arch") /" >> "$jobs"
+	done
+fi
+sort -s -n -r -k1,1 "$jobs" | cut -d ' ' -f 2- | boot_all
+
+# tests stock itself fails here, and on the series the upstream tests
+# that need features not built yet: reported, counted as skipped
+while read -r label logfile; do
+	arch=${label#"$kernel"-}
+	arch=${arch%%-*}
 	known=$BUILD/known-$kernel-$arch
 	cat "$TOP/bench/known-stock-failures.$arch" > "$known"
 	if [ "$debug" = 1 ] && [ -e "$TOP/bench/known-stock-failures.$arch-debug" ]; then
 		cat "$TOP/bench/known-stock-failures.$arch-debug" >> "$known"
 	fi
 	[ "$kernel" = series ] && cat "$TOP/bench/known-series-gaps" >> "$known"
-	"$TOP/bench/report.sh" "$kernel-$arch" "$logfile" "$known"
-	if [ "$arch" = x86_64 ]; then
-		# booted locked down, as a distribution may boot: the LSM
-		# hooks and lockdown's refusals from the first event on
-		logfile=${logfile%.log}-lockdown.log
-		log "booting $kernel $arch with lockdown=confidentiality (log: $logfile)"
-		APPEND=lockdown=confidentiality TESTS="$LOCKDOWN_TESTS" \
-			"$TOP/bench/boot.sh" "$arch" "$image" "$initrd" check \
-			"$logfile" > /dev/null
-		"$TOP/bench/report.sh" "$kernel-$arch-lockdown" "$logfile" "$known"
-		continue
-	fi
-	# the same kernel booted through UEFI with ACPI tables: the PMU is
-	# found from the MADT; the PMUv3 suites run again on it
-	logfile=${logfile%.log}-acpi.log
-	log "booting $kernel $arch with ACPI (log: $logfile)"
-	ACPI=1 TESTS="$ACPI_TESTS" "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" \
-		check "$logfile" > /dev/null
-	"$TOP/bench/report.sh" "$kernel-$arch-acpi" "$logfile" "$known"
-	# and as distributions run it: at EL2, where KVM runs (a guest's
-	# virtual PMU on the host's), with CPU 1 tickless (nohz_full), where
-	# multiplexing must rotate without the tick (pmuv3_groups; not the
-	# tests of exact user instruction counts: on that CPU they gain a few
-	# thousand per million, on stock too)
-	logfile=${logfile%-acpi.log}-kvm.log
-	log "booting $kernel $arch at EL2 with KVM and nohz_full=1 (log: $logfile)"
-	KVM=1 APPEND=nohz_full=1 TESTS="$KVM_TESTS" "$TOP/bench/boot.sh" "$arch" \
-		"$image" "$initrd" check "$logfile" > /dev/null
-	"$TOP/bench/report.sh" "$kernel-$arch-kvm" "$logfile" "$known"
-	# Debian's arm64 perf tool (perf_smoke), its root appended to the
-	# initramfs (bench/perf-root.sh): the x86_64 guests run the host's
-	logfile=${logfile%-kvm.log}-perf.log
-	log "booting $kernel $arch with Debian's arm64 perf (log: $logfile)"
-	PERF_ROOT=1 TESTS=perf_smoke "$TOP/bench/boot.sh" "$arch" "$image" \
-		"$initrd" check "$logfile" > /dev/null
-	"$TOP/bench/report.sh" "$kernel-$arch-perf" "$logfile" "$known"
-done
-# the differential check against stock (bench/diff.sh): series only
-if [ "$kernel" = series ] && [ "$debug" = 0 ] && [ "${DIFF:-1}" = 1 ]; then
-	"$TOP/bench/diff.sh" "$archs" || true
+	"$TOP/bench/report.sh" "$label" "$logfile" "$known"
+done < "$reports"
+if [ "$diff" = 1 ]; then
+	DIFF_BOOTED=1 "$TOP/bench/diff.sh" "$archs" || true
 fi
 # the failures again, last, where a truncated log still shows them
 if [ -s "$TALLY.fail" ]; then

@@ -104,10 +104,18 @@ cp "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
 # the program its uprobe checks probe by name: with its symbols
 $cc $cflags -g -o "$root/tests/uprobe_target" \
 	"$TOP/bench/perf-smoke/uprobe-target.c"
+# perf_pmu (x86_64): the hardware PMU under perf and bpftrace, with the
+# probe program it counts (frame pointers: perf record -g walks them)
+if [ "$arch" = x86_64 ]; then
+	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_pmu"
+	cp "$TOP/bench/qemu/pmu-checks.sh" "$root/tests/perf_pmu_checks"
+	$cc $cflags -O1 -fno-omit-frame-pointer -o "$root/tests/pmu_probe" \
+		"$TOP/bench/qemu/pmu-probe.c"
+fi
 # make perf-test: not in LIST
 cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test"
 cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"
-[ "$arch" = x86_64 ] && list="$list perf_smoke"
+[ "$arch" = x86_64 ] && list="$list perf_smoke perf_pmu"
 list="$list cgroup security $ulist"
 echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
 

@@ -35,3 +35,69 @@ build_both() {
 	SERIES_IMAGE=$("$TOP/bench/kernel.sh" "$1" series 0 | tail -n 1)
 	INITRD=$("$TOP/bench/initramfs.sh" "$1" | tail -n 1)
 }
+
+# Boot guests side by side, LANES at a time (default 2: each TCG guest
+# runs in one host thread, and the build machine has two cores).  One
+# guest per line of standard input: "ARCH IMAGE INITRD LOG [VAR=value...]",
+# the variables for bench/boot.sh (TESTS with commas).  Guests are started
+# in the order given (longest first packs the lanes best); returns when
+# all have ended, each one's host time logged.
+boot_all() {
+	local lanes=${LANES:-2} running=0 line
+	while read -r line; do
+		[ -n "$line" ] || continue
+		if [ "$running" -ge "$lanes" ]; then
+			wait -n || true
+			running=$((running - 1))
+		fi
+		# shellcheck disable=SC2086 # the fields, split on purpose
+		boot_one $line < /dev/null &
+		running=$((running + 1))
+	done
+	wait
+}
+
+boot_one() {
+	local arch=$1 image=$2 initrd=$3 logfile=$4 start=$SECONDS
+	shift 4
+	log "booting $(basename "$logfile" .log) ${*:-}"
+	env "$@" "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" check \
+		"$logfile" > /dev/null
+	log "$(basename "$logfile" .log) ended after $((SECONDS - start)) s"
+}
+
+# What bench/diff.sh compares: one label per architecture, and on x86_64
+# one per emulated PMU of DIFF_X86_PMUS (x86_64-intel3, x86_64-amd; plain
+# x86_64, without a PMU, when it is empty).
+DIFF_X86_PMUS=${DIFF_X86_PMUS-intel3 amd}
+diff_labels() {
+	local p
+
+	if [ "$1" != x86_64 ] || [ -z "$DIFF_X86_PMUS" ]; then
+		echo "$1"
+		return
+	fi
+	for p in $DIFF_X86_PMUS; do
+		echo "x86_64-$p"
+	done
+}
+
+# observe_jobs ARCH STOCK_IMAGE SERIES_IMAGE INITRD: the observe boots of
+# one architecture, as boot_all lines (logs: diff-KERNEL-LABEL.log).  The
+# AMD guests run under icount, where instructions count exactly.
+observe_jobs() {
+	local label pmu kernel image vars
+
+	for label in $(diff_labels "$1"); do
+		pmu=${label#"$1"}
+		pmu=${pmu#-}
+		vars=TESTS=observe
+		[ -n "$pmu" ] && vars="$vars X86_PMU=$pmu"
+		[ "$pmu" = amd ] && vars="$vars ICOUNT=1"
+		for kernel in stock series; do
+			image=$3
+			[ "$kernel" = stock ] && image=$2
+			echo "$1 $image $4 $BUILD/diff-$kernel-$label.log $vars"
+		done
+	done
+}

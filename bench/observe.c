@@ -2343,6 +2343,255 @@ static void observe_hardware(void)
 	}
 }
 
+/* ---- the x86 core PMU (the workbench's emulated ones: bench/qemu) ---- */
+
+#if defined(__x86_64__)
+/* 2 * @n user-mode instructions: dec and jnz */
+__attribute__((noinline)) static void x86_loop(unsigned long n)
+{
+	__asm__ __volatile__("1: dec %0; jnz 1b" : "+r"(n));
+}
+
+static uint64_t x86_rdpmc(uint32_t index)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* a raw config, user space only, enabled */
+static void x86_raw(struct perf_event_attr *a, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_RAW;
+	a->size = sizeof(*a);
+	a->config = config;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
+/* raw configs and control bits: which open, and the errno of the rest */
+static void x86_raw_configs(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} raw[] = {
+		{ "cycles", 0x003c }, { "instructions", 0x00c0 },
+		{ "ref_cycles", 0x013c }, { "llc_misses", 0x412e },
+		{ "branches", 0x00c4 }, { "edge", 0x003c | 1ULL << 18 },
+		{ "pin_control", 0x003c | 1ULL << 19 },
+		{ "int", 0x003c | 1ULL << 20 }, { "any", 0x003c | 1ULL << 21 },
+		{ "enable", 0x003c | 1ULL << 22 },
+		{ "inv_cmask1", 0x003c | 1ULL << 23 | 1ULL << 24 },
+		{ "cmask255", 0x003c | 0xffULL << 24 },
+		{ "event_hi", 0x003c | 0xfULL << 32 }, { "bit36", 1ULL << 36 | 0x3c },
+		{ "guest_only", 0x003c | 1ULL << 40 },
+		{ "host_only", 0x003c | 1ULL << 41 }, { "bit63", 1ULL << 63 | 0x3c },
+	};
+	struct perf_event_attr a;
+	char key[96];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(raw); i++) {
+		x86_raw(&a, raw[i].config);
+		snprintf(key, sizeof(key), "hw.x86.raw.%s", raw[i].name);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+}
+
+/*
+ * A group of general-purpose-only events (raw 0xc4) grows until its open
+ * fails: @leader_off and @members_off say which are opened disabled.
+ */
+static void x86_group_limit(const char *key, int leader_off, int members_off)
+{
+	struct perf_event_attr a;
+	int fds[12], n, i, fd = 0;
+
+	for (n = 0; n < 12; n++) {
+		x86_raw(&a, 0x00c4);
+		a.disabled = n ? members_off : leader_off;
+		fd = sys_open(&a, 0, -1, n ? fds[0] : -1, 0);
+		if (fd < 0)
+			break;
+		fds[n] = fd;
+	}
+	say(key, "%d members, then %s", n, n < 12 ? res(fd) : "no limit");
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+/*
+ * Counter capacity: groups of general-purpose-only events, disabled or
+ * not; eight pinned singletons, then eight flexible ones, counted over a
+ * loop: how many ran, failed or shared.
+ */
+static void x86_capacity(void)
+{
+	const uint64_t rf = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	struct perf_event_attr a;
+	int fds[12], i;
+
+	x86_group_limit("hw.x86.group_gp.all_disabled", 1, 1);
+	x86_group_limit("hw.x86.group_gp.leader_disabled", 1, 0);
+	x86_group_limit("hw.x86.group_gp.enabled", 0, 0);
+	x86_group_limit("hw.x86.group_gp.members_disabled", 0, 1);
+	for (int pinned = 1; pinned >= 0; pinned--) {
+		int ran = 0, failed = 0, shared = 0, other = 0;
+
+		for (i = 0; i < 8; i++) {
+			x86_raw(&a, 0x00c4);
+			a.pinned = pinned;
+			a.read_format = rf;
+			fds[i] = sys_open(&a, 0, -1, -1, 0);
+		}
+		x86_loop(20000000);
+		for (i = 0; i < 8; i++) {
+			uint64_t v[3] = { 0, 0, 0 };
+			ssize_t r = fds[i] < 0 ? -1 : read(fds[i], v, sizeof(v));
+
+			if (r == 0)
+				failed++;
+			else if (r != sizeof(v) || !v[2])
+				other++;
+			else if (v[2] < v[1])
+				shared++;
+			else
+				ran++;
+			if (fds[i] >= 0)
+				close(fds[i]);
+		}
+		say(pinned ? "hw.x86.pinned8" : "hw.x86.flexible8",
+		    "%d ran throughout, %d shared, %d failed, %d other", ran,
+		    shared, failed, other);
+	}
+}
+
+/* the user page's self-monitoring read of perf_event_open(2), by RDPMC */
+static int64_t x86_user_read(volatile struct perf_event_mmap_page *pc,
+			     int *used)
+{
+	uint32_t seq, idx;
+	int64_t count;
+
+	do {
+		seq = pc->lock;
+		__sync_synchronize();
+		idx = pc->index;
+		count = pc->offset;
+		*used = pc->cap_user_rdpmc && idx;
+		if (*used) {
+			unsigned int shift = 64 - pc->pmc_width;
+
+			count += (int64_t)(x86_rdpmc(idx - 1) << shift) >> shift;
+		}
+		__sync_synchronize();
+	} while (pc->lock != seq);
+	return count;
+}
+
+/*
+ * A loop of known length counted (exact under icount, ICOUNT=1), by read()
+ * and by RDPMC; the periods of a sampling event.
+ */
+static void x86_counts(void)
+{
+	const long pg = sysconf(_SC_PAGESIZE);
+	volatile struct perf_event_mmap_page *pc;
+	uint64_t before, after, n = 0, bad = 0, v = 0;
+	struct perf_event_header *h;
+	struct perf_event_attr a;
+	struct perf_map m;
+	char buf[128];
+	int64_t u0, u1;
+	int fd, used;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0) {
+		say("hw.x86.loop", "%s", res(fd));
+		return;
+	}
+	pc = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		say("hw.x86.loop", "mmap %s", res(-errno));
+		close(fd);
+		return;
+	}
+	if (read(fd, &before, sizeof(before)) != sizeof(before))
+		before = 0;
+	u0 = x86_user_read(pc, &used);
+	x86_loop(1000000);
+	u1 = x86_user_read(pc, &used);
+	if (read(fd, &after, sizeof(after)) != sizeof(after))
+		after = 0;
+	/* 2000000 and the few instructions around the loop */
+	say("hw.x86.loop", "%s", after - before >= 2000000 &&
+	    after - before < 2000100 ? "2000000 and a few" :
+	    after - before >= 2000000 && after - before < 2020000 ?
+	    "within 1%" : "off");
+	say("hw.x86.rdpmc", "%s", !used ? "not used" :
+	    u1 - u0 >= 2000000 && u1 - u0 < 2000100 ? "2000000 and a few" :
+	    u1 - u0 > 0 && (uint64_t)u1 <= after ? "counts" : "off");
+	say("hw.x86.page", "cap_user_rdpmc %u cap_user_time %u pmc_width %u index %s",
+	    (unsigned int)pc->cap_user_rdpmc, (unsigned int)pc->cap_user_time,
+	    (unsigned int)pc->pmc_width, pc->index ? "set" : "0");
+	munmap((void *)pc, pg);
+	close(fd);
+
+	hw_attr(&a);
+	a.sample_period = 100000;
+	a.sample_type = PERF_SAMPLE_PERIOD;
+	a.disabled = 1;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0 || perf_map_open(&m, fd, 64, PROT_READ | PROT_WRITE)) {
+		say("hw.x86.periods", "%s", res(fd < 0 ? fd : -errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	x86_loop(5000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		v = 0;
+	while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		n++;
+		bad += *(const uint64_t *)(h + 1) != 100000;
+	}
+	say("hw.x86.periods", "%s, %s", bad ? "not all 100000" : "all 100000",
+	    n && n + 1 >= v / 100000 && n <= v / 100000 ?
+	    "one a period" : "not one a period");
+	perf_map_close(&m);
+	close(fd);
+}
+
+static void observe_x86_pmu(void)
+{
+	if (pmu_type("cpu") < 0) {
+		say("hw.x86", "no cpu PMU");
+		return;
+	}
+	say("hw.x86", "cpu PMU");
+	x86_raw_configs();
+	x86_capacity();
+	x86_counts();
+}
+#else
+static void observe_x86_pmu(void)
+{
+}
+#endif
+
 /*
  * Frequency mode on the cycle counter, as perf record uses it by default
  * (-F 1000, kernel and user): across some 400 million cycles of a loop,
@@ -2937,6 +3186,7 @@ int main(int argc, char **argv)
 	observe_timer_callchain();
 	observe_fp_walks();
 	observe_hardware();
+	observe_x86_pmu();
 	observe_freq();
 	observe_aux_pmu();
 	observe_kprobe_pmu();
