@@ -353,7 +353,12 @@ static bool model_write(struct x86_pmu_model *m, u32 msr, u64 val)
 		m->global_ctrl = val;
 		return true;
 	case REG_STATUS_CLR:
-		if (val & ~status_bits(m, false))
+		/*
+		 * AMD's PerfCntrGlobalStatusClr ignores its reserved bits:
+		 * Linux's AMD driver clears it with all ones.
+		 */
+		if (m->pmu->vendor != X86_PMU_AMD &&
+		    (val & ~status_bits(m, false)))
 			return false;
 		m->status &= ~val;
 		return true;

@@ -86,6 +86,11 @@ static const struct wrmsr_case wrmsr_cases[] = {
 	GP(amd_zen4, "global ctl bit 6", MSR_AMD64_PERF_CNTR_GLOBAL_CTL, BIT_ULL(6)),
 	GP(amd_zen4, "global status read-only", MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, 1),
 	OK(amd_zen4, "status clr", MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, 0x3f),
+	/* Linux's AMD driver clears with all ones: reserved bits ignored */
+	OK(amd_zen4, "status clr all ones", MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
+	   ~0ULL),
+	GP(intel_skl, "status reset reserved bit", MSR_CORE_PERF_GLOBAL_OVF_CTRL,
+	   BIT_ULL(40)),
 	GP(intel_hidden, "evtsel", MSR_ARCH_PERFMON_EVENTSEL0, 0),
 	GP(amd_gp, "k7 perfctr", MSR_K7_PERFCTR0, 0),
 	OK(qemu_tcg, "k7 perfctr ignored", MSR_K7_PERFCTR0, 1),
