@@ -492,6 +492,53 @@ static double sample_task_clock(long loops)
 	return samples ? (double)(with - base) / samples : 0;
 }
 
+/* read() of one hardware counter, counting */
+static double read_hw(long n)
+{
+	int fd = open_counter(0, 1, 0);
+	uint64_t v, t0 = now();
+
+	for (long i = 0; i < n; i++)
+		if (read(fd, &v, sizeof(v)) != sizeof(v))
+			exit(1);
+	t0 = now() - t0;
+	close(fd);
+	return (double)t0 / n;
+}
+
+/*
+ * The extra cost of one sample of a cycles event (a PMI every 100,000
+ * cycles) on a busy loop, per sample.
+ */
+static double sample_hw(long loops)
+{
+	struct perf_event_mmap_page *up;
+	struct perf_event_attr a;
+	uint64_t base, with, samples;
+	size_t len = 65 * page_size;
+	int fd;
+
+	base = now();
+	spin(loops);
+	base = now() - base;
+
+	hw_attr(&a);
+	a.sample_period = 100000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	fd = perf_open(&a, 0, -1, -1);
+	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || up == MAP_FAILED)
+		exit(1);
+	with = now();
+	spin(loops);
+	with = now() - with;
+	/* 32 bytes a sample (header, ip, pid/tid, time), none lost */
+	samples = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE) / 32;
+	munmap(up, len);
+	close(fd);
+	return samples ? (double)(with - base) / samples : 0;
+}
+
 /*
  * Multiplexing: 2 x @k hardware events (each its own group, @k of them
  * fit the PMU at once) on a busy loop; the extra cost per ms of the loop,
@@ -515,7 +562,18 @@ static double mux(long k)
 	return (double)(over - fit) / (fit / 1e6);
 }
 
-#ifdef __aarch64__
+#if defined(__x86_64__)
+#define HAVE_USER_READ 1
+/* RDPMC: the index the user page gives, less one */
+static uint64_t read_pmu_counter(unsigned int n)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(n));
+	return (uint64_t)hi << 32 | lo;
+}
+#elif defined(__aarch64__)
+#define HAVE_USER_READ 1
 /* PMEVCNTR<n>_EL0 or PMCCNTR_EL0 (n == 31), read at EL0 */
 static uint64_t read_pmu_counter(unsigned int n)
 {
@@ -546,11 +604,13 @@ static uint64_t read_pmu_counter(unsigned int n)
 	}
 	return v;
 }
+#endif
 
+#ifdef HAVE_USER_READ
 /*
  * A self-monitoring read of a hardware counter through the user page
- * (attr.config1 bit 1, with kernel.perf_user_access = 1): the page's
- * sequence count around index, offset and the counter itself.
+ * (on arm64 attr.config1 bit 1, with kernel.perf_user_access = 1): the
+ * page's sequence count around index, offset and the counter itself.
  */
 static double userpage_read(long n)
 {
@@ -560,7 +620,9 @@ static double userpage_read(long n)
 	int fd;
 
 	hw_attr(&a);
+#ifdef __aarch64__
 	a.config1 = 0x2;
+#endif
 	a.exclude_kernel = 1;
 	fd = perf_open(&a, 0, -1, -1);
 	if (fd < 0)
@@ -582,7 +644,8 @@ static double userpage_read(long n)
 				cnt = read_pmu_counter(idx - 1);
 				if (width < 64) {
 					cnt <<= 64 - width;
-					cnt >>= 64 - width;
+					cnt = (uint64_t)((int64_t)cnt >>
+							 (64 - width));
 				}
 				count += cnt;
 			}
@@ -686,11 +749,15 @@ int main(void)
 		figure(name, inherit_fork, ks[i]);
 	}
 	if (have_hw()) {
+		figure("read_hw", read_hw, 500);
+		figure("sample_hw", sample_hw, 3000000);
 		figure("ctxsw_hw_4", ctxsw, -4);
 		figure("mux_hw_4_per_ms", mux, 4);
 #ifdef __aarch64__
 		if (!system("echo 1 > /proc/sys/kernel/perf_user_access"))
 			figure("userpage_read_hw", userpage_read, 2000);
+#elif defined(__x86_64__)
+		figure("userpage_read_hw", userpage_read, 2000);
 #endif
 	}
 	printf("perfbench done\n");
