@@ -230,9 +230,10 @@ static double open_mixed(long k)
 	return (double)t / k - clock_cost;
 }
 
-static double read_single(long n)
+/* @n read()s of one counting event, software or (@hw) cycles */
+static double read_loop(int hw, long n)
 {
-	int fd = open_counter(0, 0, 0);
+	int fd = open_counter(0, hw, 0);
 	uint64_t v, t0 = now();
 
 	for (long i = 0; i < n; i++)
@@ -241,6 +242,11 @@ static double read_single(long n)
 	t0 = now() - t0;
 	close(fd);
 	return (double)t0 / n;
+}
+
+static double read_single(long n)
+{
+	return read_loop(0, n);
 }
 
 /* read() of a group of @size with GROUP|ID|TOTAL_TIME_* */
@@ -460,13 +466,12 @@ static void spin(unsigned long n)
 }
 
 /*
- * The extra cost of one task-clock sample (an hrtimer every 100 us of
- * the task's time) on a busy loop, per sample.
+ * The extra cost of one sample of @a, sampling every 100,000 (ns of the
+ * task's time, or events), on a busy loop, per sample.
  */
-static double sample_task_clock(long loops)
+static double sample_cost(struct perf_event_attr *a, long loops)
 {
 	struct perf_event_mmap_page *up;
-	struct perf_event_attr a;
 	uint64_t base, with, samples;
 	size_t len = 65 * page_size;
 	int fd;
@@ -475,10 +480,9 @@ static double sample_task_clock(long loops)
 	spin(loops);
 	base = now() - base;
 
-	sw_attr(&a, PERF_COUNT_SW_TASK_CLOCK);
-	a.sample_period = 100000;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	fd = perf_open(&a, 0, -1, -1);
+	a->sample_period = 100000;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	fd = perf_open(a, 0, -1, -1);
 	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (fd < 0 || up == MAP_FAILED)
 		exit(1);
@@ -492,18 +496,19 @@ static double sample_task_clock(long loops)
 	return samples ? (double)(with - base) / samples : 0;
 }
 
+/* a task-clock sample: an hrtimer every 100 us of the task's time */
+static double sample_task_clock(long loops)
+{
+	struct perf_event_attr a;
+
+	sw_attr(&a, PERF_COUNT_SW_TASK_CLOCK);
+	return sample_cost(&a, loops);
+}
+
 /* read() of one hardware counter, counting */
 static double read_hw(long n)
 {
-	int fd = open_counter(0, 1, 0);
-	uint64_t v, t0 = now();
-
-	for (long i = 0; i < n; i++)
-		if (read(fd, &v, sizeof(v)) != sizeof(v))
-			exit(1);
-	t0 = now() - t0;
-	close(fd);
-	return (double)t0 / n;
+	return read_loop(1, n);
 }
 
 /*
@@ -512,31 +517,10 @@ static double read_hw(long n)
  */
 static double sample_hw(long loops)
 {
-	struct perf_event_mmap_page *up;
 	struct perf_event_attr a;
-	uint64_t base, with, samples;
-	size_t len = 65 * page_size;
-	int fd;
-
-	base = now();
-	spin(loops);
-	base = now() - base;
 
 	hw_attr(&a);
-	a.sample_period = 100000;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	fd = perf_open(&a, 0, -1, -1);
-	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (fd < 0 || up == MAP_FAILED)
-		exit(1);
-	with = now();
-	spin(loops);
-	with = now() - with;
-	/* 32 bytes a sample (header, ip, pid/tid, time), none lost */
-	samples = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE) / 32;
-	munmap(up, len);
-	close(fd);
-	return samples ? (double)(with - base) / samples : 0;
+	return sample_cost(&a, loops);
 }
 
 /*

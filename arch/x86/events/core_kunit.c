@@ -288,6 +288,18 @@ static u64 width_mask(u8 width)
 	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
 }
 
+/* cycles in frequency mode, 4000 a second, as the core hands it over */
+static struct perf_event *freq_event(struct core_test *t)
+{
+	struct perf_event *ev = new_event(t, HW, PERF_COUNT_HW_CPU_CYCLES, 1);
+
+	ev->attr.freq = 1;
+	ev->attr.sample_freq = 4000;
+	local64_set(&ev->hw.period_left, 1);
+	KUNIT_EXPECT_EQ(t->test, x86_core_event_init(&t->core, ev), 0);
+	return ev;
+}
+
 /* event_init: errnos and the control value it leaves */
 static void perf_x86_core_event_init(struct kunit *test)
 {
@@ -315,20 +327,12 @@ static void perf_x86_core_event_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, skl->core.max_period);
 
 	/* frequency mode on Intel starts at half the period of 1 event/ns */
-	ev = new_event(skl, HW, PERF_COUNT_HW_CPU_CYCLES, 1);
-	ev->attr.freq = 1;
-	ev->attr.sample_freq = 4000;
-	local64_set(&ev->hw.period_left, 1);
-	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), 0);
+	ev = freq_event(skl);
 	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, 125000);
 	KUNIT_EXPECT_EQ(test, ev->hw.last_period, 125000);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->hw.period_left), 125000);
 	/* on AMD at 1, as the core set it */
-	ev = new_event(zen, HW, PERF_COUNT_HW_CPU_CYCLES, 1);
-	ev->attr.freq = 1;
-	ev->attr.sample_freq = 4000;
-	local64_set(&ev->hw.period_left, 1);
-	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), 0);
+	ev = freq_event(zen);
 	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, 1);
 
 	ev = new_event(skl, RAW, 0x412e | ARCH_PERFMON_EVENTSEL_ENABLE |
