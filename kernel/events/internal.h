@@ -32,6 +32,28 @@
  *                               context and a task context are both
  *                               locked, the CPU context's comes first and
  *                               the task context's nests inside it.
+ *         event->addr_filters.lock (raw)  an event's address filters
+ *                               (addr_filter.c); in ctx->lock where both
+ *
+ * Locks private to one file; each file's header says what they guard and
+ * what nests inside them:
+ *   event->mmap_mutex   an event's ring (mmap.c, aux.c); under the mm's
+ *                       mmap_lock from mmap(); SET_OUTPUT takes two, in
+ *                       address order
+ *   pmus_srcu           read around the PMU lookups of event creation
+ *                       (pmu.c), so that event_init may sleep
+ *   callchain_mutex     callchain buffers and perf_event_max_stack
+ *                       (callchain.c)
+ *   aux_sample_mutex    the per-CPU buffers of AUX samples (aux.c)
+ *   perf_bpf_mutex      a sampling event's BPF program (bpf.c)
+ *   bp_mutex            breakpoint slots (hw_breakpoint.c)
+ *   sw_users_lock       the software hooks' static keys (sw_event.c;
+ *                       the jump label and CPU hotplug locks inside)
+ *   perf_freq_lock (raw)  the tick dependency of frequency events
+ *                       (overflow.c)
+ *   perf_guest_mutex    the guest callbacks (guest.c)
+ *   uprobes: reg_rwsem, fork_sem, mmap_lock, prep_mutex, delayed_lock,
+ *            uprobes_lock, uprobes_srcu, in that order (uprobes.c)
  *
  * Contexts that touch this data
  * -----------------------------
