@@ -25,6 +25,17 @@ export TALLY=$BUILD/tally-$kernel
 export GUEST_STALL=${GUEST_STALL:-1200} GUEST_TIMEOUT=${GUEST_TIMEOUT:-6300}
 # debug kernels (KASAN, lockdep, kmemleak) run the tests some 3 times slower
 [ "$debug" = 1 ] && export GUEST_STALL=2400 GUEST_TIMEOUT=18900
+# Debug kernels boot one guest at a time, and x86_64's main guest without
+# the PMU: its tests run in real time, and beside a second guest the
+# harness's timeouts fire (attacker's setuid_exec_vs_open, 2026-11-28);
+# on the emulated PMU without icount its KASAN-slowed NMI handler (12 to
+# 19 ms) cannot keep up with remove_on_exec's period of 1000.  The AMD
+# guest (icount) still runs the hardware cases.
+x86_main_pmu=X86_PMU=intel3
+if [ "$debug" = 1 ]; then
+	export LANES=${LANES:-1}
+	x86_main_pmu=
+fi
 : > "$TALLY"
 : > "$TALLY.fail"
 "$TOP/bench/base.sh"
@@ -55,8 +66,9 @@ for arch in $archs; do
 	if [ "$arch" = x86_64 ]; then
 		"$TOP/bench/qemu.sh" > /dev/null
 		# on the emulated Intel PMU, architectural version 3
-		# (bench/qemu.sh): every suite, the hardware events too
-		boot 4 "$kernel-$arch" "$logfile" X86_PMU=intel3
+		# (bench/qemu.sh): every suite, the hardware events too (on
+		# debug kernels without a PMU, above)
+		boot 4 "$kernel-$arch" "$logfile" $x86_main_pmu
 		# locked down, as a distribution may boot, and without a
 		# PMU: the LSM hooks and lockdown's refusals from the first
 		# event on, and the driver that finds no PMU
