@@ -19,12 +19,12 @@
  * moves events placed before it.  The result depends only on the input,
  * and a set that has any assignment gets one.
  *
- * Locking: x86_core_constraint(), x86_core_assign() and group validation
- * read only their arguments (validation walks the sibling list without
- * ctx->mutex, which the core does not hold around event_init: a sibling
- * added meanwhile is missed, and such a group simply never fits when it
- * is scheduled).  x86_core_add_group() and x86_core_del() change a CPU's
- * counters: see core_pmu.h.
+ * Locking: x86_core_constraint() and x86_core_assign() read only their
+ * arguments.  Group validation walks the leader's sibling list from
+ * event_init, which perf_event_open() calls with the leader's ctx->mutex
+ * held, so no member joins or leaves meanwhile (a fork's clone of a
+ * group is its own until the fork installs it).  x86_core_add_group() and
+ * x86_core_del() change a CPU's counters: see core_pmu.h.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
