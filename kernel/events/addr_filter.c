@@ -434,9 +434,17 @@ void perf_addr_filters_exec(void)
 	task_filters_update(NULL);
 }
 
-/*
+/**
+ * perf_event_addr_filters_sync - bring a PMU's filters up to date
+ * @event: an event of the calling PMU
+ *
  * For the PMU's start(): program the filters if their generation moved
- * since it last did.  Any context; @event is the PMU's.
+ * since it last did, by calling the PMU's addr_filters_sync() with the
+ * filter list and @event->addr_filter_ranges stable.  Does nothing for an
+ * event whose PMU has no address filters.
+ *
+ * Context: any (the PMU's start(), as a rule with ctx->lock held and
+ * IRQs off); takes the filter list's raw spinlock with IRQs saved.
  */
 void perf_event_addr_filters_sync(struct perf_event *event)
 {

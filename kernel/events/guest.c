@@ -56,6 +56,17 @@ static bool guest_swap(struct perf_guest_info_callbacks *old,
 	return ok;
 }
 
+/**
+ * perf_register_guest_info_callbacks - install a hypervisor's callbacks
+ * @cbs: its state(), get_ip() and, optionally, handle_intel_pt_intr()
+ *
+ * From now on PMU interrupts ask @cbs whether, and where, they hit a
+ * guest.  Only one hypervisor may be registered at a time: a second
+ * registration warns and is ignored.
+ *
+ * Context: process context, may sleep (takes a mutex and updates static
+ * calls).
+ */
 void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 {
 	/* a second hypervisor: its samples would be told as the first's */
@@ -63,6 +74,16 @@ void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 }
 EXPORT_SYMBOL_GPL(perf_register_guest_info_callbacks);
 
+/**
+ * perf_unregister_guest_info_callbacks - remove a hypervisor's callbacks
+ * @cbs: the callbacks perf_register_guest_info_callbacks() installed
+ *
+ * PMU interrupts go back to "no guest".  Returns once no interrupt handler
+ * can still be running one of @cbs, so that their module may go.  Removing
+ * callbacks that are not the installed ones warns and does nothing.
+ *
+ * Context: process context, may sleep (waits for an RCU grace period).
+ */
 void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 {
 	if (WARN_ON_ONCE(!guest_swap(cbs, NULL)))

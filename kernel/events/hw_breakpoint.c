@@ -374,7 +374,25 @@ static int bp_modify_locked(struct perf_event *bp,
 	return ret;
 }
 
-/* ptrace's way to move, retype or switch a breakpoint of a stopped task */
+/**
+ * modify_user_hw_breakpoint - change a breakpoint's address, type or state
+ * @bp: the breakpoint
+ * @attr: its new attr: bp_addr, bp_type, bp_len, disabled and sig_data
+ *	are taken, the rest is ignored
+ *
+ * ptrace's way to move, retype or switch a breakpoint of a stopped task.
+ * The breakpoint is turned off, checked and changed (moving to another
+ * register class if the new type needs one), then turned on again unless
+ * @attr says disabled.  On failure it keeps its old settings and, if it
+ * was on, is turned on again.
+ *
+ * Context: process context, may sleep; takes @bp's ctx->mutex.
+ *
+ * Return: 0, or a negative errno: @attr failed the arch's checks or ours
+ * (-EINVAL; -EPERM for a kernel address on a breakpoint that user space
+ * opened without CAP_SYS_ADMIN), or no register of the new class is free
+ * (-ENOSPC).
+ */
 int modify_user_hw_breakpoint(struct perf_event *bp,
 			      struct perf_event_attr *attr)
 {
@@ -415,6 +433,21 @@ int perf_event_modify_breakpoint(struct perf_event *bp,
 	return ret;
 }
 
+/**
+ * register_user_hw_breakpoint - set a breakpoint in a task
+ * @attr: the breakpoint (type PERF_TYPE_BREAKPOINT)
+ * @triggered: the overflow handler, or NULL to write samples
+ * @context: private data for @triggered
+ * @tsk: the task whose execution the breakpoint watches, on any CPU
+ *
+ * A register is reserved on every CPU @tsk may run on, so that the
+ * breakpoint always finds one when the task is scheduled in.
+ *
+ * Context: process context, may sleep.
+ *
+ * Return: the breakpoint's event, or an ERR_PTR(): -ENOSPC when the
+ * registers are all taken, else the error of the checks of @attr.
+ */
 struct perf_event *
 register_user_hw_breakpoint(struct perf_event_attr *attr,
 			    perf_overflow_handler_t triggered, void *context,
@@ -434,6 +467,14 @@ register_wide_hw_breakpoint_cpu(struct perf_event_attr *attr,
 						context);
 }
 
+/**
+ * unregister_hw_breakpoint - remove a breakpoint
+ * @bp: the breakpoint's event, or NULL (nothing is done)
+ *
+ * Closes the event and gives back its register reservation.
+ *
+ * Context: process context, may sleep.
+ */
 void unregister_hw_breakpoint(struct perf_event *bp)
 {
 	if (bp)
@@ -441,6 +482,15 @@ void unregister_hw_breakpoint(struct perf_event *bp)
 }
 EXPORT_SYMBOL_GPL(unregister_hw_breakpoint);
 
+/**
+ * unregister_wide_hw_breakpoint - remove a breakpoint from all CPUs
+ * @cpu_events: what register_wide_hw_breakpoint() returned
+ *
+ * Unregisters the breakpoint of each CPU that has one and frees
+ * @cpu_events.
+ *
+ * Context: process context, may sleep.
+ */
 void unregister_wide_hw_breakpoint(struct perf_event * __percpu *cpu_events)
 {
 	int cpu;
@@ -451,7 +501,21 @@ void unregister_wide_hw_breakpoint(struct perf_event * __percpu *cpu_events)
 }
 EXPORT_SYMBOL_GPL(unregister_wide_hw_breakpoint);
 
-/* One breakpoint on every online CPU, or none. */
+/**
+ * register_wide_hw_breakpoint - set a breakpoint on every online CPU
+ * @attr: the breakpoint (type PERF_TYPE_BREAKPOINT)
+ * @triggered: the overflow handler, or NULL to write samples
+ * @context: private data for @triggered
+ *
+ * One breakpoint on every online CPU, or none: if one CPU fails, those
+ * already set are removed.  CPUs that come online later get none.
+ *
+ * Context: process context, may sleep; takes the CPU hotplug lock (read).
+ *
+ * Return: a per-CPU array of the breakpoints' events (a NULL entry for
+ * each CPU that was offline), or an ERR_PTR_PCPU() of the error: -ENOMEM,
+ * or that of the first CPU that failed.
+ */
 struct perf_event * __percpu *
 register_wide_hw_breakpoint(struct perf_event_attr *attr,
 			    perf_overflow_handler_t triggered, void *context)

@@ -23,10 +23,19 @@ void __weak arch_perf_update_userpage(struct perf_event *event,
 {
 }
 
-/*
+/**
+ * perf_event_update_userpage - refresh the user page of an event's buffer
+ * @event: the event, mapped or not (nothing is done without a buffer)
+ *
  * Bring the user page of @event's buffer up to date: the index and offset
  * a self-monitoring reader combines with the hardware counter, and the
- * times it extrapolates from.  Runs anywhere, IRQs or NMI included.
+ * times it extrapolates from, and the arch's own fields
+ * (arch_perf_update_userpage()), all inside the page's sequence count
+ * (lock), on which the reader retries.  index is 0 unless the event is
+ * active on a PMU that gives user space a counter index.
+ *
+ * Context: any, IRQs or NMI included.  The offset is exact only on the
+ * CPU where @event is active, or while it is not.
  */
 void perf_event_update_userpage(struct perf_event *event)
 {

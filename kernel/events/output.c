@@ -658,9 +658,16 @@ void perf_log_itrace_start(struct perf_event *event)
 	log_record(event, &rec.header);
 }
 
-/*
- * PERF_RECORD_AUX_OUTPUT_HW_ID: the identifier the hardware gives the AUX
- * data of @event, for a decoder to tell the sources of one area apart.
+/**
+ * perf_report_aux_output_id - tell the reader an event's hardware id
+ * @event: an event whose PMU writes AUX data
+ * @hw_id: the identifier the hardware tags @event's data with
+ *
+ * Writes a PERF_RECORD_AUX_OUTPUT_HW_ID, with @event's sample_id trailer,
+ * into @event's buffer, for a decoder to tell the sources of one AUX
+ * area apart.  Nothing is written without a buffer or room in it.
+ *
+ * Context: any, up to NMI, on the CPU where @event is active.
  */
 void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
 {

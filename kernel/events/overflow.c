@@ -85,6 +85,18 @@ static DEFINE_PER_CPU(struct rate_report, perf_rate_report) = {
 	.work = IRQ_WORK_INIT(rate_lowered_report),
 };
 
+/**
+ * perf_sample_event_took - report the length of an overflow interrupt
+ * @sample_len_ns: how long the PMU's interrupt handler took, in ns
+ *
+ * Feeds this CPU's running average; once it exceeds the budget that
+ * perf_cpu_time_max_percent gives one sample, the maximum sample rate
+ * (kernel.perf_event_max_sample_rate) is lowered to what the average
+ * allows (see above) and a message is printed from irq_work.  Nothing is
+ * done while the feedback is off.
+ *
+ * Context: the PMU interrupt, IRQs off or NMI.
+ */
 void perf_sample_event_took(u64 sample_len_ns)
 {
 	u64 budget = READ_ONCE(perf_sample_budget_ns);
@@ -398,7 +410,7 @@ EXPORT_SYMBOL_GPL(perf_counter_init_period);
  * carries it, not the period that starts then (which differs in frequency
  * mode, and after PERF_EVENT_IOC_PERIOD).
  *
- * Returns how many events the counter should count before it next
+ * Return: how many events the counter should count before it next
  * interrupts: the rest of the period, at most @max_period.  The driver
  * writes the negative of it to the counter (and to hw.prev_count).
  */
@@ -489,9 +501,22 @@ static void period_fn(struct perf_event_context *ctx, struct perf_event *event,
 		event->pmu->start(event, PERF_EF_RELOAD);
 }
 
-/*
+/**
+ * perf_event_period - set a sampling event's period or frequency
+ * @event: a sampling event
+ * @value: the new sample_period, or sample_freq if @event has attr.freq
+ *
  * A new sample period (or frequency) for a sampling event: the
  * PERF_EVENT_IOC_PERIOD ioctl, and KVM reprogramming a guest's counter.
+ * An active event is stopped and restarted on its CPU.  A new period
+ * starts afresh at once; for a new frequency the period that runs is
+ * dropped, so that the next one is fitted to the new rate.  Only @event
+ * changes, not its inherited clones.
+ *
+ * Context: process context, may sleep; takes @event's ctx->mutex.
+ *
+ * Return: 0, or -EINVAL for a counting event, a zero @value, one with
+ * bit 63 set, or a frequency above kernel.perf_event_max_sample_rate.
  */
 int perf_event_period(struct perf_event *event, u64 value)
 {
@@ -603,7 +628,19 @@ int perf_sample_check(struct perf_event *event)
 	return ret ?: perf_aux_sample_init(event);
 }
 
-/* REFRESH arms a sampling event for @refresh more overflows, and enables it. */
+/**
+ * perf_event_refresh - allow more overflows and enable the event
+ * @event: a sampling event
+ * @refresh: the overflows to add to the event's limit
+ *
+ * REFRESH arms a sampling event for @refresh more overflows, and enables
+ * it: the overflow that uses up the limit disables the event again.  Only
+ * @event itself is enabled.
+ *
+ * Context: process context, may sleep; takes @event's ctx->mutex.
+ *
+ * Return: 0, or -EINVAL for a counting or an inherited event.
+ */
 int perf_event_refresh(struct perf_event *event, int refresh)
 {
 	struct perf_event_context *ctx;

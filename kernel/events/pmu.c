@@ -357,9 +357,24 @@ static int pmu_alloc_percpu(struct pmu *pmu)
  */
 #define PERF_TYPE_DYNAMIC	(PERF_TYPE_MAX + 2)
 
-/*
+/**
+ * perf_pmu_register - make a PMU available to perf_event_open()
+ * @pmu: the PMU, its callbacks and capabilities filled in
+ * @name: its name in sysfs (event_source/devices/<name>), or NULL for
+ *	none; kept, not copied
+ * @type: a fixed PERF_TYPE_* id, or -1 for a dynamic one
+ *
  * Register @pmu under @name.  @type is a fixed PERF_TYPE_* id, or -1 for a
  * dynamic one (PERF_TYPE_DYNAMIC and up) that user space reads from sysfs.
+ * The PMU gets its per-CPU contexts and multiplexing timers (interval
+ * PERF_MUX_DEFAULT_MS unless set) and, once the event_source bus is up,
+ * its sysfs device with @pmu->attr_groups; PMUs registered before that get
+ * theirs when the bus comes up.
+ *
+ * Context: process context, may sleep; takes pmus_lock.
+ *
+ * Return: 0, or -ENOMEM, -ENOSPC when the fixed @type is taken (or no
+ * dynamic id is left), or the error of the sysfs device.
  */
 int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 {
@@ -395,6 +410,18 @@ out:
 }
 EXPORT_SYMBOL_GPL(perf_pmu_register);
 
+/**
+ * perf_pmu_unregister - withdraw a registered PMU
+ * @pmu: the PMU
+ *
+ * New events can no longer find @pmu; once the event creations that may
+ * still be looking at it are done, its sysfs device and per-CPU contexts
+ * go.  The caller must have no events of @pmu left (each holds a
+ * reference to the PMU's module).
+ *
+ * Context: process context, may sleep (waits for an SRCU grace period);
+ * takes pmus_lock.
+ */
 void perf_pmu_unregister(struct pmu *pmu)
 {
 	scoped_guard(mutex, &pmus_lock) {
@@ -611,7 +638,19 @@ out:
 }
 device_initcall(perf_pmu_bus_init);
 
-/* sysfs show helper for PMU_EVENT_ATTR_STRING() event attributes */
+/**
+ * perf_event_sysfs_show - sysfs show helper for PMU event attributes
+ * @dev: the PMU's device
+ * @attr: the device_attribute of a struct perf_pmu_events_attr
+ * @page: the sysfs buffer
+ *
+ * The show() of PMU_EVENT_ATTR_STRING() event attributes: the event's
+ * string (such as "event=0x3c") and a newline.
+ *
+ * Context: process context (a sysfs read).
+ *
+ * Return: the bytes written to @page, 0 when the attribute has no string.
+ */
 ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr,
 			      char *page)
 {

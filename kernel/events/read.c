@@ -122,6 +122,23 @@ u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 	return event_value(event);
 }
 
+/**
+ * perf_event_read_value - read an event's count and times
+ * @event: the event (a kernel counter, as a rule)
+ * @enabled: set to its total time enabled, in ns
+ * @running: set to its total time running, in ns
+ *
+ * What read() of @event would report: its count brought up to date on
+ * the CPU where it is active, plus the counts of its inherited clones,
+ * live and exited; the times add up the same way.  The counts are not
+ * scaled for multiplexing: @enabled and @running are for the caller to do
+ * so.
+ *
+ * Context: process context, may sleep; takes @event's child_mutex (and
+ * each live clone's ctx->mutex inside it), then @event's ctx->mutex.
+ *
+ * Return: the count.
+ */
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {

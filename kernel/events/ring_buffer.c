@@ -327,6 +327,23 @@ unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
 	return len - done;
 }
 
+/**
+ * perf_output_copy - copy bytes into a record being written
+ * @handle: a handle from perf_output_begin() (or a variant)
+ * @buf: the bytes
+ * @len: how many
+ *
+ * Copy @len bytes of @buf at the write cursor of @handle and advance it,
+ * splitting the copy where it wraps around the end of the data area.  A
+ * copy does not go past the room reserved by perf_output_begin(): bytes
+ * beyond it are dropped.
+ *
+ * Context: that of the writer holding @handle, up to NMI, with
+ * preemption off.
+ *
+ * Return: the bytes not copied, which for a plain copy is always 0 (the
+ * dropped bytes are not counted).
+ */
 unsigned int perf_output_copy(struct perf_output_handle *handle,
 			      const void *buf, unsigned int len)
 {

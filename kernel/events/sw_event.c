@@ -18,6 +18,12 @@
 
 #include "internal.h"
 
+/*
+ * perf_swevent_enabled - one static key per PERF_COUNT_SW_* id, on while
+ * an event of that id exists (see sw_users below).  perf_sw_event() and
+ * the scheduler's hooks in <linux/perf_event.h> test it, so that a hook
+ * nobody counts costs a patched-out branch.
+ */
 struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX] = {
 	[0 ... PERF_COUNT_SW_MAX - 1] = STATIC_KEY_INIT_FALSE,
 };
@@ -29,11 +35,19 @@ DEFINE_PER_CPU(struct pt_regs, __perf_regs[4]);
 static DEFINE_PER_CPU(struct hlist_head, sw_active[PERF_COUNT_SW_MAX]);
 static DEFINE_PER_CPU(int, sw_recursion[PERF_NR_CONTEXTS]);
 
-/*
+/**
+ * perf_swevent_get_recursion_context - enter the software event path
+ *
  * Software events must not recurse into themselves (a page fault taken
  * while counting a page fault, a tracepoint hit inside the tracepoint
  * handler): one level per interrupt context, task/softirq/hardirq/NMI.
- * Returns the level to hand back, or -1 if this level is busy.
+ * A hit that interrupts another in a different context gets its own level.
+ *
+ * Context: any, up to NMI, with preemption off until the matching
+ * perf_swevent_put_recursion_context().
+ *
+ * Return: the level to hand back, or -1 if this level is busy (the hit
+ * must then be dropped).
  */
 int perf_swevent_get_recursion_context(void)
 {
@@ -48,6 +62,12 @@ int perf_swevent_get_recursion_context(void)
 }
 EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
 
+/**
+ * perf_swevent_put_recursion_context - leave the software event path
+ * @rctx: the level perf_swevent_get_recursion_context() returned
+ *
+ * Context: the CPU and interrupt context that took @rctx.
+ */
 void perf_swevent_put_recursion_context(int rctx)
 {
 	int *busy = this_cpu_ptr(sw_recursion);
@@ -71,9 +91,19 @@ bool perf_swevent_excluded(struct perf_event *event, struct pt_regs *regs)
 	return false;
 }
 
-/*
+/**
+ * perf_swevent_set_period - re-arm a software period
+ * @event: a sampling event whose hw.period_left counts down to overflow
+ *
  * Re-arm a software period: the number of whole periods that elapsed,
- * with hw.period_left counting down to the next overflow.
+ * with hw.period_left counting down to the next overflow.  When it has
+ * reached 0 or below, the periods that elapsed are added back, so that it
+ * is left in (0, sample_period].  hw.last_period becomes sample_period.
+ *
+ * Context: the CPU where @event counts, IRQs off.
+ *
+ * Return: the number of periods that elapsed, 0 if the current one still
+ * runs or @event has no period.
  */
 u64 perf_swevent_set_period(struct perf_event *event)
 {

@@ -91,12 +91,26 @@ out:
 	rcu_read_unlock();
 }
 
-/*
+/**
+ * perf_tp_event - hand a trace event's hit to its perf events
+ * @event_type: the trace event's id (attr.config of its events)
+ * @count: what the hit counts: 1, or an amount
+ * @record: the raw record, from perf_trace_buf_alloc()
+ * @entry_size: its size in bytes
+ * @regs: the registers of the hit
+ * @head: the trace event's list of perf events on this CPU
+ * @rctx: the recursion level that perf_trace_buf_alloc() took
+ * @task: the task the hit is about, or NULL
+ *
  * A hit of trace event @event_type: @record (@entry_size bytes, u64
  * aligned with the u32 size of PERF_SAMPLE_RAW in front; the probe left
  * its common fields to us) counts @count on
  * the events of @head, this CPU's list, and on those of @task if that is
  * not current.  Ends the recursion guard @rctx of perf_trace_buf_alloc().
+ * Events whose filter rejects @record do not see the hit; the others
+ * sample with @record as PERF_SAMPLE_RAW.
+ *
+ * Context: the probe's, up to NMI, with preemption off.
  */
 void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 		   struct pt_regs *regs, struct hlist_head *head, int rctx,
@@ -122,11 +136,26 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 }
 EXPORT_SYMBOL_GPL(perf_tp_event);
 
-/*
+/**
+ * perf_trace_run_bpf_submit - submit a trace event's hit
+ * @raw_data: the raw record, from perf_trace_buf_alloc()
+ * @size: its size in bytes
+ * @rctx: the recursion level that perf_trace_buf_alloc() took
+ * @call: the trace event
+ * @count: what the hit counts: 1, or an amount
+ * @regs: the registers of the hit
+ * @head: the trace event's list of perf events on this CPU
+ * @task: the task the hit is about, or NULL
+ *
  * The perf probe of every trace event ends here.  A BPF program attached
  * to the trace event runs first, on the record whose first word then
- * holds the registers (the BPF tracepoint context), and may drop the hit.
- * (No test kernel has BPF events: that part runs nowhere yet.)
+ * holds the registers (the BPF tracepoint context), and may drop the hit;
+ * once a program has run, the hit is dropped too when @head is empty.
+ * The rest goes to perf_tp_event().  Either way the recursion level @rctx
+ * is given back.  (No test kernel has BPF events: that part runs nowhere
+ * yet.)
+ *
+ * Context: the probe's, up to NMI, with preemption off.
  */
 void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
 			       struct trace_event_call *call, u64 count,

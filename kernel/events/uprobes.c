@@ -705,6 +705,29 @@ static int sync_breakpoints(struct uprobe *u, struct uprobe_consumer *added)
 	return ret;
 }
 
+/**
+ * uprobe_register - add a consumer to the uprobe of a file offset
+ * @inode: the file
+ * @offset: the offset in it of the instruction to probe
+ * @ref_ctr_offset: the offset of its USDT semaphore, or 0 for none
+ * @uc: the consumer: its handler and/or ret_handler, and an optional
+ *	filter() choosing the mms it wants the breakpoint in
+ *
+ * The uprobe of (@inode, @offset) is made if there is none; the
+ * breakpoint goes into every current mapping of the file whose mm @uc
+ * wants, and into later mappings as they are made.  On failure @uc is
+ * taken out again, and so are the breakpoints no other consumer wants.
+ *
+ * Context: process context, may sleep; takes the uprobe's reg_rwsem and
+ * the mmap_lock of each mm that maps the file.
+ *
+ * Return: the uprobe, which uprobe_apply() and uprobe_unregister_nosync()
+ * take, or an ERR_PTR(): -EINVAL for a consumer without handlers, an
+ * offset past the end of the file or misaligned, a bad @ref_ctr_offset or
+ * one that differs from that of the uprobe's other consumers; -EIO for a
+ * file that cannot be read page by page; -ENOMEM; or the first error of
+ * putting a breakpoint in.
+ */
 struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 			       loff_t ref_ctr_offset,
 			       struct uprobe_consumer *uc)
@@ -755,7 +778,21 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 }
 EXPORT_SYMBOL_GPL(uprobe_register);
 
-/* Put in (@add) or take out @uc's breakpoints after its filter changed. */
+/**
+ * uprobe_apply - follow a change of a consumer's filter
+ * @u: the uprobe that uprobe_register() returned
+ * @uc: a consumer registered on @u
+ * @add: true to put breakpoints in, false to take them out
+ *
+ * Put in (@add) or take out @uc's breakpoints after its filter changed:
+ * with @add, the breakpoint goes into each mapping whose mm @uc wants;
+ * without, it leaves each mm that no consumer of @u wants any more.
+ *
+ * Context: process context, may sleep; takes @u's reg_rwsem.
+ *
+ * Return: 0, -ENOENT if @uc is not a consumer of @u, or the first error
+ * of putting a breakpoint in.
+ */
 int uprobe_apply(struct uprobe *u, struct uprobe_consumer *uc, bool add)
 {
 	struct uprobe_consumer *con;
@@ -773,10 +810,17 @@ int uprobe_apply(struct uprobe *u, struct uprobe_consumer *uc, bool add)
 }
 EXPORT_SYMBOL_GPL(uprobe_apply);
 
-/*
+/**
+ * uprobe_unregister_nosync - remove a consumer from a uprobe
+ * @u: the uprobe that uprobe_register() returned for @uc
+ * @uc: the consumer
+ *
  * @uc leaves @u, whose breakpoints go where no consumer wants them any
- * more.  A handler may still be running on @uc: uprobe_unregister_sync()
- * waits for it before @uc may be freed or registered again.
+ * more, and the registration's reference to @u is dropped.  A handler may
+ * still be running on @uc: uprobe_unregister_sync() waits for it before
+ * @uc may be freed or registered again.
+ *
+ * Context: process context, may sleep; takes @u's reg_rwsem.
  */
 void uprobe_unregister_nosync(struct uprobe *u, struct uprobe_consumer *uc)
 {
@@ -788,6 +832,15 @@ void uprobe_unregister_nosync(struct uprobe *u, struct uprobe_consumer *uc)
 }
 EXPORT_SYMBOL_GPL(uprobe_unregister_nosync);
 
+/**
+ * uprobe_unregister_sync - wait for handlers of removed consumers
+ *
+ * Returns once no handler or filter can still be running on a consumer
+ * that uprobe_unregister_nosync() removed before the call: one call
+ * covers any number of removals.
+ *
+ * Context: process context, may sleep (waits for an SRCU grace period).
+ */
 void uprobe_unregister_sync(void)
 {
 	synchronize_srcu(&uprobes_srcu);

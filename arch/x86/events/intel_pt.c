@@ -59,7 +59,17 @@ static bool pt_cap_where(enum pt_capabilities cap, unsigned int *idx,
 	return true;
 }
 
-/* @caps: the registers of CPUID.(0x14, 0) then of CPUID.(0x14, 1) */
+/**
+ * intel_pt_validate_cap - read a PT capability out of a copy of CPUID 0x14
+ * @caps: the registers of CPUID.(0x14, 0) then of CPUID.(0x14, 1), each
+ *	subleaf as EAX, EBX, ECX, EDX
+ * @cap: the capability
+ *
+ * Context: any.
+ *
+ * Return: the capability's field, shifted down to bit 0: 0 or 1 for a
+ * feature, a count or a bitmap for the others; 0 for an unknown @cap.
+ */
 u32 intel_pt_validate_cap(u32 *caps, enum pt_capabilities cap)
 {
 	unsigned int idx;
@@ -71,7 +81,16 @@ u32 intel_pt_validate_cap(u32 *caps, enum pt_capabilities cap)
 }
 EXPORT_SYMBOL_GPL(intel_pt_validate_cap);
 
-/* What the host's PT driver supports: nothing, there is none. */
+/**
+ * intel_pt_validate_hw_cap - a PT capability of the host
+ * @cap: the capability
+ *
+ * What the host's PT driver supports: nothing, there is none.
+ *
+ * Context: any.
+ *
+ * Return: 0.
+ */
 u32 intel_pt_validate_hw_cap(enum pt_capabilities cap)
 {
 	return 0;
@@ -88,6 +107,16 @@ void cpu_emergency_stop_pt(void)
 {
 }
 
+/**
+ * intel_pt_handle_vmx - VMX operation starts or ends on this CPU
+ * @on: 1 as KVM enters VMX operation, 0 as it leaves it
+ *
+ * A PT driver would stop host tracing where the CPU cannot trace in VMX
+ * operation; without one there is no trace and nothing to do.
+ *
+ * Context: KVM's enabling or disabling of virtualization on this CPU,
+ * preemption off.
+ */
 void intel_pt_handle_vmx(int on)
 {
 }

@@ -10,7 +10,15 @@
 #include <asm/perf_event.h>
 
 #ifdef CONFIG_CPU_SUP_INTEL
-/* no LBR driver: an empty stack */
+/**
+ * x86_perf_get_lbr - describe the host's LBR stack
+ * @lbr: filled in
+ *
+ * No LBR driver: an empty stack (no entries, no MSRs), so KVM offers its
+ * guests no LBRs.
+ *
+ * Context: any.
+ */
 void x86_perf_get_lbr(struct x86_pmu_lbr *lbr)
 {
 	memset(lbr, 0, sizeof(*lbr));
