@@ -321,13 +321,25 @@ static void aux_wakeup_check(struct perf_output_handle *handle,
 	irq_work_queue(&event->pending_irq);
 }
 
-/*
- * Open an output handle on the AUX area that @event writes into.  Returns
- * the PMU's private data of the area (what setup_aux() returned), with
- * handle->head, ->size and ->wakeup set, or NULL when there is no area to
- * write into (none mapped, being unmapped, or another handle open).  A
- * full area is not a failure: handle->size is 0 and the PMU reports it
- * with PERF_AUX_FLAG_TRUNCATED.
+/**
+ * perf_aux_output_begin - open an output handle on an event's AUX area
+ * @handle: the handle to fill in
+ * @event: the event whose PMU is about to write (an inherited clone writes
+ *	into its parent's buffer)
+ *
+ * Takes a reference to the AUX area of @event's buffer and makes @handle
+ * the only open one on it: handle->head is where the PMU writes next,
+ * handle->size the room the reader has freed (the whole area in overwrite
+ * mode) and handle->wakeup the index at which the reader wants a wakeup.
+ * A full area is not a failure: handle->size is 0 and the PMU reports it
+ * with PERF_AUX_FLAG_TRUNCATED.  Every successful call must be paired with
+ * perf_aux_output_end().
+ *
+ * Context: any, up to NMI, on the CPU where @event is active.
+ *
+ * Return: the PMU's private data of the area (what its setup_aux()
+ * returned), or NULL when there is no area to write into (none mapped,
+ * being unmapped, or another handle open); handle->event is then NULL.
  */
 void *perf_aux_output_begin(struct perf_output_handle *handle,
 			    struct perf_event *event)
@@ -371,22 +383,34 @@ fail:
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_begin);
 
-/*
- * Close @handle: @size bytes written from where the handle began (plus
- * whatever perf_aux_output_skip() passed over) are published in aux_head
- * and described by a PERF_RECORD_AUX.  In overwrite mode the PMU has moved
- * handle->head to the end of its data itself.  A truncated area stops the
- * event until the reader makes room and enables it again.
+/**
+ * perf_aux_output_end - publish the AUX data and close the handle
+ * @handle: a handle that perf_aux_output_begin() opened
+ * @size: the bytes the PMU wrote since the handle began, not counting
+ *	what perf_aux_output_skip() passed over
+ *
+ * The data is published in the user page's aux_head and described by a
+ * PERF_RECORD_AUX with the handle's flags (none is written for an empty
+ * write without flags).  In overwrite mode the PMU has moved handle->head
+ * to the end of its data itself and @size is only reported.  Outside
+ * overwrite mode the reader is woken once the area filled past its
+ * watermark.  A truncated area
+ * (PERF_AUX_FLAG_TRUNCATED) disables the event until the reader makes
+ * room and enables it again.  Drops the reference that begin took.
+ *
+ * Context: any, up to NMI, on the CPU where the handle was opened.
  */
 void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 {
 	struct perf_buffer *rb = handle->rb;
 	struct perf_event *event = handle->event;
 	u64 flags = handle->aux_flags;
-	unsigned long start = rb->aux_head;
+	unsigned long start;
 
+	/* a handle that begin() did not open has no buffer to look at */
 	if (WARN_ON_ONCE(!event))
 		return;
+	start = rb->aux_head;
 	if (rb->aux_overwrite) {
 		flags |= PERF_AUX_FLAG_OVERWRITE;
 		rb->aux_head = handle->head;
@@ -408,9 +432,18 @@ void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_end);
 
-/*
+/**
+ * perf_aux_output_skip - advance an open handle past padding
+ * @handle: an open AUX output handle
+ * @size: the bytes to pass over
+ *
  * Pass over @size bytes of the room (padding the PMU wrote): they are
- * published with the data at perf_aux_output_end().
+ * published with the data at perf_aux_output_end().  The reader may be
+ * woken if the new head crossed its watermark.
+ *
+ * Context: any, up to NMI, with @handle open on this CPU.
+ *
+ * Return: 0, or -ENOSPC if @size exceeds the room left.
  */
 int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
 {
@@ -424,6 +457,15 @@ int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_skip);
 
+/**
+ * perf_get_aux - the PMU's private data of an open AUX handle
+ * @handle: an AUX output handle
+ *
+ * Context: any, up to NMI.
+ *
+ * Return: what the PMU's setup_aux() returned for the area @handle writes
+ * into, or NULL when @handle is not open.
+ */
 void *perf_get_aux(struct perf_output_handle *handle)
 {
 	if (!handle->event)
@@ -432,6 +474,17 @@ void *perf_get_aux(struct perf_output_handle *handle)
 }
 EXPORT_SYMBOL_GPL(perf_get_aux);
 
+/**
+ * perf_aux_output_flag - add flags to the next PERF_RECORD_AUX
+ * @handle: an open AUX output handle
+ * @flags: PERF_AUX_FLAG_* bits
+ *
+ * The flags accumulate until perf_aux_output_end() reports them in the
+ * record's flags field; PERF_AUX_FLAG_TRUNCATED also disables the event
+ * there.
+ *
+ * Context: any, up to NMI, with @handle open on this CPU.
+ */
 void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
 {
 	handle->aux_flags |= flags;
@@ -482,9 +535,16 @@ out:
 	local_irq_restore(flags);
 }
 
-/*
+/**
+ * perf_event_itrace_started - tell the core that a trace has started
+ * @event: an event of a PMU with PERF_PMU_CAP_ITRACE
+ *
  * The PMU has logged the start of its trace itself (or needs none): the
- * core writes no PERF_RECORD_ITRACE_START for this schedule-in.
+ * core writes no PERF_RECORD_ITRACE_START for this schedule-in.  The mark
+ * is cleared once the schedule-in completes.
+ *
+ * Context: the PMU's add(), or the start() it calls, while the event is
+ * scheduled in (ctx->lock held, IRQs off).
  */
 void perf_event_itrace_started(struct perf_event *event)
 {
