@@ -2271,8 +2271,23 @@ static void write_probe(const char *key, const char *path, long v)
 	write_sysctl(path, saved);
 }
 
+/* a write, and whether the value then read is the one written */
+static void write_kept_probe(const char *key, const char *path, long v)
+{
+	long saved = read_sysctl(path);
+	int r = write_sysctl(path, v);
+
+	say(key, "%s, %s", res(r), read_sysctl(path) == v ? "stored" :
+	    read_sysctl(path) == saved ? "kept" : "other");
+	write_sysctl(path, saved);
+}
+
 static void observe_sysctl_writes(void)
 {
+	const char *pct = "/proc/sys/kernel/perf_cpu_time_max_percent";
+	const char *rate = "/proc/sys/kernel/perf_event_max_sample_rate";
+	long saved_pct = read_sysctl(pct);
+
 	write_probe("sysctl.write.paranoid4", PARANOID, 4);
 	write_probe("sysctl.write.paranoid-2", PARANOID, -2);
 	write_probe("sysctl.write.mux0", "/sys/bus/event_source/devices/"
@@ -2283,6 +2298,16 @@ static void observe_sysctl_writes(void)
 		    "/proc/sys/kernel/perf_cpu_time_max_percent", 101);
 	write_probe("sysctl.write.sample_rate0",
 		    "/proc/sys/kernel/perf_event_max_sample_rate", 0);
+	/* the rate is fixed while throttling is off (0 or 100 percent) */
+	for (long p = 0; p <= 100; p += 25) {
+		char key[64];
+
+		if (write_sysctl(pct, p))
+			continue;
+		snprintf(key, sizeof(key), "sysctl.write.sample_rate_at%ld", p);
+		write_kept_probe(key, rate, 12345);
+	}
+	write_sysctl(pct, saved_pct);
 }
 
 /* ---- arm64 and hardware events --------------------------------------------- */

@@ -44,13 +44,18 @@ int perf_event_max_sample_rate_handler(const struct ctl_table *table,
 				       int write, void *buffer, size_t *lenp,
 				       loff_t *ppos)
 {
-	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	int ret;
 
+	/*
+	 * With the throttling feedback off (0 or 100 percent) the rate is not
+	 * the user's to set: refused before anything is stored.
+	 */
+	if (write && (sysctl_perf_cpu_time_max_percent == 0 ||
+		      sysctl_perf_cpu_time_max_percent == 100))
+		return -EINVAL;
+	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 	if (ret || !write)
 		return ret;
-	if (sysctl_perf_cpu_time_max_percent == 0 ||
-	    sysctl_perf_cpu_time_max_percent == 100)
-		return -EINVAL;
 	perf_sample_budget_update();
 	return 0;
 }
@@ -71,7 +76,19 @@ int perf_cpu_time_max_percent_handler(const struct ctl_table *table,
 	return 0;
 }
 
-/* Counting the kernel needs paranoid <= 1 or CAP_PERFMON. */
+/**
+ * perf_allow_kernel - may the current task observe the kernel?
+ *
+ * Counting the kernel needs paranoid <= 1 or CAP_PERFMON
+ * (kernel.perf_event_paranoid, perf_event_open(2)); the LSM has the last
+ * word.  The open path asks it for events that count or sample the
+ * kernel, PMU drivers for what else their events would reveal of it (a
+ * trace's kernel addresses, context ids).
+ *
+ * Context: process context, on behalf of the task opening the event.
+ *
+ * Return: 0 if allowed, -EACCES, or the LSM's error.
+ */
 int perf_allow_kernel(void)
 {
 	if (sysctl_perf_event_paranoid > 1 && !perfmon_capable())

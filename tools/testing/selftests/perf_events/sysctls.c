@@ -133,13 +133,23 @@ TEST_F(rate, bounds_freq)
 		close(fd);
 }
 
-/* With throttling off, the sample rate cannot be changed. */
+/*
+ * With throttling off, the sample rate cannot be changed: the write is
+ * refused and the value stays what it was.
+ */
 TEST_F(rate, fixed_without_throttling)
 {
+	long before, after;
+
+	ASSERT_EQ(0, read_int_file(RATE, &before));
 	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 0));
 	EXPECT_EQ(-EINVAL, write_int_file(RATE, 2000));
+	ASSERT_EQ(0, read_int_file(RATE, &after));
+	EXPECT_EQ(before, after);
 	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 100));
-	EXPECT_EQ(-EINVAL, write_int_file(RATE, 2000));
+	EXPECT_EQ(-EINVAL, write_int_file(RATE, 2001));
+	ASSERT_EQ(0, read_int_file(RATE, &after));
+	EXPECT_EQ(before, after);
 }
 
 TEST_HARNESS_MAIN
