@@ -563,11 +563,21 @@ static void migrate_one(struct perf_event *event, int cpu,
 	perf_pmu_ctx_put(old);
 }
 
-/*
+/**
+ * perf_pmu_migrate_context - move a PMU's CPU events to another CPU
+ * @pmu: the PMU whose events move
+ * @src_cpu: the CPU whose context they leave
+ * @dst_cpu: the CPU whose context they join
+ *
  * Move the events of @pmu from the context of CPU @src_cpu to that of
  * @dst_cpu, groups whole, keeping their counts, times and states: for
  * PMUs whose counters CPUs share (uncore, scoped PMUs) when the CPU that
- * carried the events goes offline.  Sleeps; takes both contexts' mutexes.
+ * carried the events goes offline.  Each event's cpu becomes @dst_cpu; the
+ * events are scheduled there if that context is active.  Nothing happens
+ * when the two CPUs are the same.
+ *
+ * Context: process context, may sleep (typically a CPU hotplug
+ * callback); takes both contexts' mutexes, in address order.
  */
 void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 {
@@ -636,6 +646,21 @@ static void owner_detach(struct perf_event *event)
 	put_task_struct(owner);
 }
 
+/**
+ * perf_event_release_kernel - close an event
+ * @event: an event from perf_event_create_kernel_counter(), or the event
+ *	of a perf file being released
+ *
+ * Detaches @event from its owner task, removes and releases its
+ * inherited clones, takes it out of its context and drops the caller's
+ * reference: the event is freed when its last reference goes.  @event
+ * must not be used afterwards.
+ *
+ * Context: process context, may sleep; takes the owner's
+ * perf_event_mutex, child_mutex and ctx->mutex, none of which may be held.
+ *
+ * Return: 0.
+ */
 int perf_event_release_kernel(struct perf_event *event)
 {
 	struct perf_event_context *ctx;
@@ -697,6 +722,17 @@ static void event_disable_locked(struct perf_event *event)
 	perf_ctx_call(event->ctx, event, disable_fn, NULL);
 }
 
+/**
+ * perf_event_enable - enable an event
+ * @event: the event
+ *
+ * An event that is off (or in error) becomes inactive and is scheduled
+ * in if its context is active; its enabled time counts from now.  Other
+ * states are left alone.  Only @event changes, not its inherited clones
+ * nor, for a leader, the rest of its group.
+ *
+ * Context: process context, may sleep; takes @event's ctx->mutex.
+ */
 void perf_event_enable(struct perf_event *event)
 {
 	struct perf_event_context *ctx;
@@ -707,6 +743,16 @@ void perf_event_enable(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_enable);
 
+/**
+ * perf_event_disable - disable an event
+ * @event: the event
+ *
+ * An inactive or active event is scheduled out and turned off; a group
+ * leader takes its whole group off the PMU with it.  Its count is kept
+ * and perf_event_enable() resumes it.
+ *
+ * Context: process context, may sleep; takes @event's ctx->mutex.
+ */
 void perf_event_disable(struct perf_event *event)
 {
 	struct perf_event_context *ctx;
@@ -717,9 +763,20 @@ void perf_event_disable(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
 
-/*
+/**
+ * perf_event_pause - disable a counter and read it
+ * @event: the counter, typically a kernel one
+ * @reset: zero the count once read
+ *
  * Stop a kernel counter and take what it counted (KVM folds it into the
  * guest's counter), zeroing it when @reset: perf_event_enable() resumes.
+ * The disable, the read and the reset happen under one hold of the
+ * context's mutex.
+ *
+ * Context: process context, may sleep; takes @event's ctx->mutex.
+ *
+ * Return: the count of @event, with that of its exited clones, before
+ * any reset.
  */
 u64 perf_event_pause(struct perf_event *event, bool reset)
 {
@@ -976,6 +1033,7 @@ static int exec_action(struct perf_event *event)
 static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 		    void *arg, bool live)
 {
+	bool *removed_child = arg;
 	struct perf_event *event;
 	bool changed = false;
 
@@ -995,6 +1053,8 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 			if (live)
 				perf_event_sched_out(event);
 			perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
+			if (event->attach_state & PERF_ATTACH_CHILD)
+				*removed_child = true;
 			break;
 		}
 	}
@@ -1014,6 +1074,7 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 void perf_event_exec(void)
 {
 	struct perf_event_context *ctx;
+	bool removed_child = false;
 
 	mutex_lock(&current->perf_event_mutex);
 	ctx = current->perf_event_ctxp;
@@ -1023,18 +1084,35 @@ void perf_event_exec(void)
 		perf_ctx_call(ctx, list_first_entry_or_null(&ctx->event_list,
 							    struct perf_event,
 							    event_entry),
-			      exec_fn, NULL);
+			      exec_fn, &removed_child);
 		mutex_unlock(&ctx->mutex);
 	}
 	mutex_unlock(&current->perf_event_mutex);
 	/* the context is the task's until it exits: current's, here */
-	if (ctx)
+	if (removed_child)
 		perf_inherit_exec(ctx);
 }
 
-/*
+/**
+ * perf_event_create_kernel_counter - open an in-kernel counter
+ * @attr: what to count; checked as the system call checks it
+ * @cpu: the CPU to count on, or -1 to follow @task anywhere
+ * @task: the task to count, or NULL for all of @cpu
+ * @handler: called on overflow instead of writing a sample, or NULL to
+ *	write samples into the event's buffer
+ * @context: stored in the event's overflow_handler_context for @handler
+ *
  * An in-kernel counter (watchdog, hw_breakpoint, KVM): the same path as the
- * system call, with no file and no permission checks.
+ * system call, with no file and no permission checks.  The event is
+ * installed at once and counts unless @attr says disabled; a PMU with a
+ * scope may place it on another CPU of @cpu's group.  It is closed with
+ * perf_event_release_kernel().
+ *
+ * Context: process context, may sleep.
+ *
+ * Return: the new event, or an ERR_PTR(): the error of the attr checks
+ * (as for the system call), -EINVAL for a CPU-wide counter without a
+ * valid @cpu, or what the PMU or the context lookup returned.
  */
 struct perf_event *
 perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
