@@ -336,15 +336,16 @@ static u64 raw_valid(const struct x86_pmu_desc *desc)
  */
 int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config, u64 *evsel)
 {
-	u64 code = config & INTEL_ARCH_EVENT_MASK;
+	u64 code = config & INTEL_ARCH_EVENT_MASK, valid;
 	unsigned int fixed;
 
 	if (desc->vendor == X86_PMU_NONE)
 		return -EINVAL;
+	valid = raw_valid(desc);
 	if (desc->vendor == X86_PMU_INTEL &&
-	    (config & ~raw_valid(desc) & ARCH_PERFMON_EVENTSEL_ANY))
+	    (config & ~valid & ARCH_PERFMON_EVENTSEL_ANY))
 		return -EINVAL;
-	config &= raw_valid(desc);
+	config &= valid;
 	if (desc->vendor == X86_PMU_INTEL && code &&
 	    !(code & ARCH_PERFMON_EVENTSEL_EVENT)) {
 		fixed = (code >> 8) - 1;
