@@ -35,11 +35,11 @@ echo 1..14
 
 echo "# --- the kernel's PMU (dmesg)"
 dmesg | grep -A12 -e '^Performance Events' -e '^perf: x86' | sed 's/^/# /'
-# stock's words, or the series' one line; Intel's version 2 or later, or
-# PerfMonV2
-{ dmesg | grep -qE 'Performance Events: .*(Intel|AMD) PMU driver' &&
-  dmesg | grep -qE '\.\.\. version: +[2-9]$'; } ||
-	dmesg | grep -qE 'perf: x86 (Intel|AMD) core PMU, version [2-9]:'
+# the driver and its counters, in the words logs know; Intel's version 2
+# or later, or PerfMonV2
+dmesg | grep -qE 'Performance Events: .*(Intel|AMD) PMU driver' &&
+  dmesg | grep -qE '\.\.\. version: +[2-9]$' &&
+  dmesg | grep -qE '\.\.\. generic registers: +[1-9]'
 check boot_log_pmu_v2 "$([ $? = 0 ] && echo 1)" "no v2 PMU in dmesg"
 ls /sys/bus/event_source/devices/ | sed 's/^/# pmus: /' | tr '\n' ' '; echo
 

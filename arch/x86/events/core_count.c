@@ -108,6 +108,7 @@ void x86_core_cpu_init(struct x86_core_cpu *cpu,
 {
 	memset(cpu, 0, sizeof(*cpu));
 	cpu->core = core;
+	cpu->hg_bits = core->hg_bits;
 }
 
 /**
@@ -151,10 +152,33 @@ static u64 gp_control(struct x86_core_cpu *cpu, struct perf_event *event,
 {
 	u64 val = event->hw.config | ARCH_PERFMON_EVENTSEL_INT;
 
-	if (!READ_ONCE(cpu->core->hg_bits))
+	if (!cpu->hg_bits)
 		val &= ~AMD64_EVENTSEL_HOSTONLY;
 
 	return en ? val | ARCH_PERFMON_EVENTSEL_ENABLE : val;
+}
+
+/**
+ * x86_core_set_hg_bits - SVM went on or off on this CPU (AMD)
+ * @cpu: this CPU's counters; IRQs off
+ * @on: whether the HostOnly and GuestOnly bits reach the counters
+ *
+ * The started general-purpose counters are written again with the new
+ * setting, so that none is left counting nothing (HostOnly without SVM)
+ * or counting guests it should exclude.
+ */
+void x86_core_set_hg_bits(struct x86_core_cpu *cpu, bool on)
+{
+	bool en = has_global(&cpu->core->desc) || cpu->enabled;
+	unsigned long running = cpu->running;
+	unsigned int idx;
+
+	cpu->hg_bits = on;
+	for_each_set_bit(idx, &running, X86_CORE_NR_IDX)
+		if (!is_fixed(idx))
+			x86_hw_wrmsr(cpu->core->hw,
+				     cpu->events[idx]->hw.config_base,
+				     gp_control(cpu, cpu->events[idx], en));
 }
 
 /* the four bits of IA32_FIXED_CTR_CTRL for a started fixed counter */

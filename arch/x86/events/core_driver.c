@@ -124,6 +124,8 @@ static int core_event_init(struct perf_event *event)
 /**
  * x86_core_driver_of - the core PMU driver @pmu is, or NULL
  * @pmu: any PMU (the core's own test events may have none)
+ *
+ * Return: the driver, or NULL if @pmu is not a core PMU driver's.
  */
 struct x86_core_driver *x86_core_driver_of(struct pmu *pmu)
 {
@@ -383,6 +385,48 @@ static const struct syscore_ops core_syscore_ops = {
 	.resume		= core_resume,
 };
 
+/* the architectural events of CPUID 0xA EBX, by bit, as the log names them */
+static const char *const arch_event_names[] __initconst = {
+	"cpu cycles", "instructions", "bus cycles", "cache references",
+	"cache misses", "branch instructions", "branch misses",
+};
+
+/*
+ * The boot log's account of the PMU, in the words and layout that logs
+ * and the scripts reading them know: the driver, the architectural events
+ * CPUID marks unavailable, then the counters' facts.
+ */
+static void __init report_pmu(const struct x86_core_pmu *core)
+{
+	const struct x86_pmu_desc *desc = &core->desc;
+	u64 counters = (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
+	const char *kind;
+	unsigned int i;
+
+	if (desc->num_gp)
+		counters |= GENMASK_ULL(desc->num_gp - 1, 0);
+	if (desc->vendor == X86_PMU_INTEL)
+		kind = "generic architected perfmon, Intel";
+	else if (desc->family >= 0x17)
+		kind = "Fam17h+ core perfctr, AMD";
+	else
+		kind = desc->core_ext ? "core perfctr, AMD" : "AMD";
+	pr_info("Performance Events: %s PMU driver.\n", kind);
+	for (i = 0; i < ARRAY_SIZE(arch_event_names); i++)
+		if (desc->vendor == X86_PMU_INTEL && i < desc->events_mask_len &&
+		    (desc->events_unavailable & BIT(i)))
+			pr_info("core: CPUID marked event: '%s' unavailable\n",
+				arch_event_names[i]);
+	pr_info("... %-24s%u\n", "version:", desc->version);
+	pr_info("... %-24s%u\n", "bit width:", desc->gp_width);
+	pr_info("... %-24s%u\n", "generic registers:", desc->num_gp);
+	pr_info("... %-24s%016llx\n", "value mask:", x86_pmu_gp_mask(desc));
+	pr_info("... %-24s%016llx\n", "max period:", core->max_period);
+	pr_info("... %-24s%u\n", "fixed-purpose events:",
+		hweight32(desc->fixed_mask));
+	pr_info("... %-24s%016llx\n", "event mask:", counters);
+}
+
 static int __init x86_core_driver_init(void)
 {
 	static struct x86_core_driver drv;
@@ -418,9 +462,7 @@ static int __init x86_core_driver_init(void)
 	core_syscore.ops = &core_syscore_ops;
 	core_syscore.data = &drv;
 	register_syscore(&core_syscore);
-	pr_info("perf: x86 %s core PMU, version %u: %u counters of %u bits, %u fixed\n",
-		desc.vendor == X86_PMU_INTEL ? "Intel" : "AMD", desc.version,
-		desc.num_gp, desc.gp_width, hweight32(desc.fixed_mask));
+	report_pmu(&drv.core);
 	return 0;
 
 fail_nmi:
@@ -449,6 +491,8 @@ void perf_check_microcode(void)
 
 /**
  * x86_core_native - the registered driver of the real CPUs, or NULL
+ *
+ * Return: the driver, or NULL while none is registered.
  */
 struct x86_core_driver *x86_core_native(void)
 {
@@ -457,7 +501,18 @@ struct x86_core_driver *x86_core_native(void)
 
 /* ---- what KVM asks ---- */
 
-/* what the host PMU offers a guest PMU to be built from */
+/**
+ * perf_get_x86_pmu_capability - describe the host's core PMU
+ * @cap: filled in
+ *
+ * What the host PMU offers a guest PMU to be built from: the architectural
+ * PMU version, the number and width of the general-purpose counters and,
+ * on Intel from version 2, of the fixed counters (numbered from 0 without
+ * holes, as KVM counts them), and the CPUID.0AH mask of architectural
+ * events the CPU lacks, with its length.  All zero without a core PMU.
+ *
+ * Context: any.
+ */
 void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
 {
 	struct x86_core_driver *drv = READ_ONCE(native);
@@ -480,7 +535,16 @@ void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
 }
 EXPORT_SYMBOL_GPL(perf_get_x86_pmu_capability);
 
-/* the event select (event and unit mask) of a generic hardware event */
+/**
+ * perf_get_hw_event_config - the event select of a generic hardware event
+ * @hw_event: a PERF_COUNT_HW_* id
+ *
+ * Context: any.
+ *
+ * Return: the event and unit mask bits (AMD's extended event bits
+ * included) that count @hw_event on this CPU, or 0 without a core PMU,
+ * for an id out of range or an event the CPU cannot count.
+ */
 u64 perf_get_hw_event_config(int hw_event)
 {
 	struct x86_core_driver *drv = READ_ONCE(native);
@@ -502,6 +566,9 @@ EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
  *
  * Intel with a global control: the host's counters that exclude guests
  * stop at VM entry and start again at exit.  Called with IRQs off.
+ *
+ * Return: this CPU's entry for MSR_CORE_PERF_GLOBAL_CTRL (*@nr = 1), or
+ * NULL (*@nr = 0) where there is nothing to switch.
  */
 struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 {
@@ -533,26 +600,49 @@ EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
 #endif
 
 #ifdef CONFIG_CPU_SUP_AMD
-/*
- * SVM on and off: while it is off the counters are written without
- * HostOnly (no guest runs, so an event that excludes guests counts
- * everything); core_count.c reads the flag when it programs a counter.
+/* SVM on or off on this CPU: its counters follow at once */
+static void set_svm(bool on)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+	struct x86_core_cpu *cpu;
+	unsigned long flags;
+
+	if (!drv)
+		return;
+	local_irq_save(flags);
+	cpu = &this_cpu_ptr(drv->cpus)->counters;
+	if (cpu->core)
+		x86_core_set_hg_bits(cpu, on);
+	local_irq_restore(flags);
+}
+
+/**
+ * amd_pmu_enable_virt - SVM turned on here: counters may exclude guests
+ *
+ * From now on this CPU's counters carry the HostOnly and GuestOnly bits
+ * that the events' exclude_guest and exclude_host ask for; the counters
+ * already running are written again.  While SVM is off the bits are left
+ * out: no guest runs, and a counter with HostOnly alone would not count.
+ *
+ * Context: on the CPU whose SVM KVM turned on, preemption disabled.
  */
 void amd_pmu_enable_virt(void)
 {
-	struct x86_core_driver *drv = READ_ONCE(native);
-
-	if (drv)
-		WRITE_ONCE(drv->core.hg_bits, true);
+	set_svm(true);
 }
 EXPORT_SYMBOL_GPL(amd_pmu_enable_virt);
 
+/**
+ * amd_pmu_disable_virt - SVM is off on this CPU: no HostOnly in its counters
+ *
+ * The reverse of amd_pmu_enable_virt(), for this CPU only: the others
+ * keep theirs.
+ *
+ * Context: on the CPU whose SVM KVM turned off, preemption disabled.
+ */
 void amd_pmu_disable_virt(void)
 {
-	struct x86_core_driver *drv = READ_ONCE(native);
-
-	if (drv)
-		WRITE_ONCE(drv->core.hg_bits, false);
+	set_svm(false);
 }
 EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
 #endif

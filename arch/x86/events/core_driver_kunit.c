@@ -413,7 +413,25 @@ static void perf_x86_driver_rdpmc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->drv.pmu.event_idx(ev), 0);
 }
 
-/* AMD with SVM off: HostOnly stays out of PERF_CTL */
+/* this CPU's SVM on or off, as KVM's amd_pmu_{en,dis}able_virt() set it */
+static void set_svm(struct drv_test *t, bool on)
+{
+	local_irq_disable();
+	x86_core_set_hg_bits(&this_cpu_ptr(t->drv.cpus)->counters, on);
+	local_irq_enable();
+}
+
+/* the HostOnly and enable bits of @ev's PERF_CTL */
+static u64 host_only_en(struct drv_test *t, struct perf_event *ev)
+{
+	return model_msr(t, ev->hw.config_base) &
+	       (AMD64_EVENTSEL_HOSTONLY | ARCH_PERFMON_EVENTSEL_ENABLE);
+}
+
+/*
+ * AMD: HostOnly reaches PERF_CTL only while the CPU has SVM on, and a
+ * running counter follows SVM going off and on again at once.
+ */
 static void perf_x86_driver_svm_off(struct kunit *test)
 {
 	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_amd_zen4);
@@ -425,15 +443,18 @@ static void perf_x86_driver_svm_off(struct kunit *test)
 	};
 	struct perf_event *ev;
 
-	t->drv.core.hg_bits = false;
 	ev = perf_event_create_kernel_counter(&attr, t->cpu, NULL, NULL, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ev));
 	t->events[t->nr_events++] = ev;
-	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.config_base) &
-			(AMD64_EVENTSEL_HOSTONLY | ARCH_PERFMON_EVENTSEL_ENABLE),
-			ARCH_PERFMON_EVENTSEL_ENABLE);
+	KUNIT_EXPECT_EQ(test, host_only_en(t, ev),
+			AMD64_EVENTSEL_HOSTONLY | ARCH_PERFMON_EVENTSEL_ENABLE);
+	set_svm(t, false);
+	KUNIT_EXPECT_EQ(test, host_only_en(t, ev), ARCH_PERFMON_EVENTSEL_ENABLE);
 	happen(t, &t->fx->cycles, 9);
 	KUNIT_EXPECT_EQ(test, value(ev), 9);
+	set_svm(t, true);
+	KUNIT_EXPECT_EQ(test, host_only_en(t, ev),
+			AMD64_EVENTSEL_HOSTONLY | ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
 /* what @name of sysfs group @group shows, or NULL where it is hidden */

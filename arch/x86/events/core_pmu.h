@@ -90,9 +90,8 @@ typedef int (*x86_core_overflow_fn)(struct perf_event *event, u64 period,
  *	31:0 only and sign-extend them.
  * @overflow: called for a sampling event whose period ended.
  * @overflow_arg: its last argument.
- * @hg_bits: AMD: the HostOnly and GuestOnly bits go to the counters (SVM
- *	is on); without SVM they are left out, as no guest runs.  Read
- *	when a counter is programmed.
+ * @hg_bits: AMD: what each CPU's @hg_bits starts as when the CPU comes
+ *	up (false for the native PMU: SVM is off until KVM turns it on).
  */
 struct x86_core_pmu {
 	const struct x86_hw *hw;
@@ -113,6 +112,9 @@ struct x86_core_pmu {
  * @running: counter indices started (counting whenever the PMU is on).
  * @enabled: the PMU is on (pmu_enable); off between pmu_disable and
  *	pmu_enable, and in the PMI.
+ * @hg_bits: AMD: the HostOnly and GuestOnly bits go to the counters (SVM
+ *	is enabled on this CPU); without SVM they are left out, as no guest runs
+ *	and a counter with HostOnly alone would not count.
  * @fixed_ctrl: what IA32_FIXED_CTR_CTRL holds.
  */
 struct x86_core_cpu {
@@ -121,6 +123,7 @@ struct x86_core_cpu {
 	u64 used;
 	u64 running;
 	bool enabled;
+	bool hg_bits;
 	u64 fixed_ctrl;
 };
 
@@ -207,6 +210,7 @@ void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
 void x86_core_cpu_init(struct x86_core_cpu *cpu,
 		       const struct x86_core_pmu *core);
 void x86_core_cpu_reset(struct x86_core_cpu *cpu);
+void x86_core_set_hg_bits(struct x86_core_cpu *cpu, bool on);
 void x86_core_enable(struct x86_core_cpu *cpu);
 void x86_core_disable(struct x86_core_cpu *cpu);
 void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event);
