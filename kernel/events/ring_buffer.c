@@ -309,13 +309,14 @@ unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
 				 unsigned int len)
 {
 	struct perf_buffer *rb = handle->rb;
+	unsigned int fits = min_t(unsigned int, len, handle->size);
 	unsigned int done = 0;
 	unsigned long left = 0;
 
-	len = min_t(unsigned int, len, handle->size);
-	while (done < len && !left) {
+	/* what does not fit in the room reserved counts as not copied */
+	while (done < fits && !left) {
 		unsigned long off = handle->head & (rb->size - 1);
-		unsigned int chunk = min_t(unsigned long, len - done,
+		unsigned int chunk = min_t(unsigned long, fits - done,
 					   rb->size - off);
 
 		if (copy)
@@ -341,8 +342,7 @@ unsigned int perf_output_copy_fn(struct perf_output_handle *handle,
  * Context: that of the writer holding @handle, up to NMI, with
  * preemption off.
  *
- * Return: the bytes not copied, which for a plain copy is always 0 (the
- * dropped bytes are not counted).
+ * Return: the bytes not copied: 0, or those beyond the room reserved.
  */
 unsigned int perf_output_copy(struct perf_output_handle *handle,
 			      const void *buf, unsigned int len)

@@ -181,6 +181,36 @@ static void rb_nested_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rb_head(f->rb), 2ULL * REC_SIZE);
 }
 
+/*
+ * A copy longer than the room reserved writes what fits and says how many
+ * bytes it did not copy; the next record starts where the room ended.
+ */
+static void rb_copy_beyond_room_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_output_handle handle;
+	struct perf_event_header h = { .type = 1, .size = REC_SIZE };
+	u64 words[4] = { 1, 2, 3, 4 }, rec[3];
+
+	preempt_disable();
+	KUNIT_ASSERT_EQ(test, perf_output_begin_forward(&handle, NULL, f->event,
+							REC_SIZE), 0);
+	perf_output_put(&handle, h);
+	KUNIT_EXPECT_EQ(test, perf_output_copy(&handle, words, sizeof(words)),
+			2U * sizeof(u64));
+	KUNIT_EXPECT_EQ(test, perf_output_copy(&handle, words, sizeof(u64)),
+			(unsigned int)sizeof(u64));
+	perf_output_end(&handle);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, rb_head(f->rb), (u64)REC_SIZE);
+	rb_read(f->rb, 0, rec, sizeof(rec));
+	KUNIT_EXPECT_EQ(test, rec[1], 1ULL);
+	KUNIT_EXPECT_EQ(test, rec[2], 2ULL);
+	KUNIT_ASSERT_TRUE(test, put_rec(f->event, 5, 6, false));
+	rb_read(f->rb, REC_SIZE, rec, sizeof(rec));
+	KUNIT_EXPECT_EQ(test, rec[1], 5ULL);
+}
+
 static void rb_pause_test(struct kunit *test)
 {
 	struct rb_fixture *f = test->priv;
@@ -228,6 +258,7 @@ static struct kunit_case rb_cases[] = {
 	KUNIT_CASE(rb_wrap_test),
 	KUNIT_CASE(rb_lost_test),
 	KUNIT_CASE(rb_nested_test),
+	KUNIT_CASE(rb_copy_beyond_room_test),
 	KUNIT_CASE(rb_pause_test),
 	{}
 };
