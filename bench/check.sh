@@ -11,11 +11,12 @@ kernel=$1 archs=$2 debug=${3:-0}
 ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 KVM_TESTS="pmuv3_kvm pmuv3_groups"
 LOCKDOWN_TESTS="security paranoid attacker attacker32"
-# the suites with hardware-event cases, again on the emulated AMD PMU
+# the suites with hardware-event cases, again on the emulated AMD PMU (and
+# the NMI watchdog, whose counter is a general-purpose one there)
 # (not perf_smoke: under icount frequency mode takes some 700 samples a
 # second for 1000 on stock and series alike, and its other checks need no
 # PMU)
-AMD_TESTS="perf_pmu attacker attacker32 upstream-remove_on_exec"
+AMD_TESTS="perf_pmu attacker attacker32 upstream-remove_on_exec nmi_watchdog"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest
@@ -36,6 +37,14 @@ if [ "$debug" = 1 ]; then
 	export LANES=${LANES:-1}
 	x86_main_pmu=
 fi
+# the x86_64 main guest's tests: all, but on debug kernels (no PMU there)
+# not the upstream remove_on_exec, whose every case opens a hardware
+# event; it runs in the AMD guest
+x86_main_tests() {
+	[ "$debug" = 1 ] || return 0
+	echo "TESTS=$(grep -vx upstream-remove_on_exec \
+		"$(dirname "$1")/root/tests/LIST" | paste -sd, -)"
+}
 : > "$TALLY"
 : > "$TALLY.fail"
 "$TOP/bench/base.sh"
@@ -68,7 +77,8 @@ for arch in $archs; do
 		# on the emulated Intel PMU, architectural version 3
 		# (bench/qemu.sh): every suite, the hardware events too (on
 		# debug kernels without a PMU, above)
-		boot 4 "$kernel-$arch" "$logfile" $x86_main_pmu
+		boot 4 "$kernel-$arch" "$logfile" $x86_main_pmu \
+			$(x86_main_tests "$initrd")
 		# locked down, as a distribution may boot, and without a
 		# PMU: the LSM hooks and lockdown's refusals from the first
 		# event on, and the driver that finds no PMU
