@@ -13,7 +13,7 @@
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
 # X86_PMU=intel (or intel3, amd) boots the x86 guest on bench/qemu.sh's
-# QEMU, with a PMU.
+# QEMU, with a PMU; NMI_WATCHDOG=1 boots it with the NMI watchdog on.
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
 # per instruction (make bench).  ICOUNT_SHIFT=N makes it 2^N nanoseconds
 # (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
@@ -68,9 +68,13 @@ x86_64)
 		qemu+=(-icount shift="$shift",sleep=off)
 		tsc_khz=1000000
 	fi
+	# the NMI watchdog (bench/configs/x86_64.config) off unless
+	# NMI_WATCHDOG=1: it would hold a counter of the PMU
+	wd=0
+	[ "${NMI_WATCHDOG:-0}" = 1 ] && wd=1
 	qemu+=(
 	      -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
-	      -append "console=ttyS0 tsc_early_khz=$tsc_khz $append")
+	      -append "console=ttyS0 tsc_early_khz=$tsc_khz nmi_watchdog=$wd $append")
 	;;
 arm64)
 	machine=virt
