@@ -90,6 +90,14 @@ static int nmis_while_busy(unsigned long *delta, int ms)
 	return n;
 }
 
+static void cycles_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = PERF_COUNT_HW_CPU_CYCLES;
+}
+
 /*
  * How many of eight pinned cycles events on this task run (the others
  * cannot be placed and read as end of file).
@@ -100,10 +108,7 @@ static int pinned_cycles_that_run(void)
 	int fds[8], i, ran = 0;
 	__u64 v;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	cycles_attr(&a);
 	a.pinned = 1;
 	for (i = 0; i < 8; i++)
 		fds[i] = sys_perf_event_open(&a, 0, -1, -1, 0);
@@ -134,10 +139,7 @@ FIXTURE_SETUP(watchdog)
 		SKIP(return, "no lockup detector (CONFIG_LOCKUP_DETECTOR)");
 	if (read_int_file(WATCHDOG_THRESH, &self->thresh))
 		self->thresh = -1;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	cycles_attr(&a);
 	a.sample_period = 1000000;
 	fd = sys_perf_event_open(&a, 0, -1, -1, 0);
 	if (fd < 0)
