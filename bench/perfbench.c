@@ -526,12 +526,15 @@ static double sample_hw(long loops)
 /*
  * Multiplexing: 2 x @k hardware events (each its own group, @k of them
  * fit the PMU at once) on a busy loop; the extra cost per ms of the loop,
- * against the loop with @k events.
+ * against the loop with @k events.  The loop runs some 150 ms, about 37
+ * rotations at the default 4 ms interval: the rotations that land in a
+ * shorter loop depend on where the first one falls, which the cost of
+ * the opens before it moves (at 12 ms, 2 or 3 of them: a third apart).
  */
 static double mux(long k)
 {
 	uint64_t fit, over;
-	unsigned long loops = 2000000;
+	unsigned long loops = 30000000;
 
 	open_many(k, 0, 1, 0);
 	fit = now();
