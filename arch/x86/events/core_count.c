@@ -96,6 +96,7 @@ void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
 		width = min_t(u8, width, 32);
 	core->max_period = width_mask(width - 1);
 	core->hg_bits = true;
+	core->freeze_on_smi = desc->vendor == X86_PMU_INTEL;
 }
 
 /**
@@ -179,6 +180,29 @@ void x86_core_set_hg_bits(struct x86_core_cpu *cpu, bool on)
 			x86_hw_wrmsr(cpu->core->hw,
 				     cpu->events[idx]->hw.config_base,
 				     gp_control(cpu, cpu->events[idx], en));
+}
+
+/**
+ * x86_core_apply_freeze_on_smi - this CPU's IA32_DEBUGCTL as the PMU says
+ * @cpu: this CPU's counters (Intel); IRQs off, or the CPU coming up
+ *
+ * FREEZE_WHILE_SMM is set or cleared as @cpu->core->freeze_on_smi says;
+ * the other bits (ptrace's BTF, LBR) are left as they are, and nothing is
+ * written when the bit is already right.
+ */
+void x86_core_apply_freeze_on_smi(struct x86_core_cpu *cpu)
+{
+	const struct x86_core_pmu *core = cpu->core;
+	u64 old, val;
+
+	if (core->desc.vendor != X86_PMU_INTEL ||
+	    x86_hw_rdmsr(core->hw, MSR_IA32_DEBUGCTLMSR, &old))
+		return;
+	val = old & ~DEBUGCTLMSR_FREEZE_IN_SMM;
+	if (READ_ONCE(core->freeze_on_smi))
+		val |= DEBUGCTLMSR_FREEZE_IN_SMM;
+	if (val != old)
+		x86_hw_wrmsr(core->hw, MSR_IA32_DEBUGCTLMSR, val);
 }
 
 /* the four bits of IA32_FIXED_CTR_CTRL for a started fixed counter */
@@ -408,6 +432,7 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 	if (global && cpu->enabled)
 		write_global(cpu, cpu->running);
 	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
+	x86_core_apply_freeze_on_smi(cpu);
 }
 
 /**

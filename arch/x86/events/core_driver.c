@@ -5,7 +5,8 @@
  * the local APIC's LVTPC entry), CPU hotplug, and what the rest of the x86
  * kernel asks of the driver (KVM's capability and MSR-switch queries,
  * AMD's SVM on and off, Xen PV's forwarded PMU interrupt, the LVTPC set-up
- * of each local APIC, suspend and resume).  The event logic, counter scheduling and counting
+ * of each local APIC, suspend and resume), and Intel's freeze_on_smi
+ * setting on every CPU.  The event logic, counter scheduling and counting
  * are core_events.c, core_sched.c and core_count.c; the sysfs description
  * is core_sysfs.c and user-space rdpmc core_user.c.
  *
@@ -20,9 +21,12 @@
  * x86_core_driver_cpu.  The PMI, an NMI, can land in the middle of one;
  * it acts only on counters in the CPU's running mask, which a callback
  * sets last when it starts a counter and clears first when it stops one.
- * The driver structure itself is written once, before registration.
+ * The driver structure itself is written once, before registration, but
+ * for core.freeze_on_smi: see x86_core_driver_set_freeze_on_smi().
  */
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
@@ -273,6 +277,7 @@ static void driver_cpu_up(struct x86_core_driver *drv, unsigned int nr)
 
 	x86_core_cpu_init(&cpu->counters, &drv->core);
 	x86_core_cpu_reset(&cpu->counters);
+	x86_core_apply_freeze_on_smi(&cpu->counters);
 }
 
 static void driver_cpu_down(struct x86_core_driver *drv, unsigned int nr)
@@ -331,6 +336,39 @@ int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
 void x86_core_driver_cpu_up(struct x86_core_driver *drv, unsigned int nr)
 {
 	driver_cpu_up(drv, nr);
+}
+
+static DEFINE_MUTEX(freeze_lock);
+
+static void apply_freeze_here(void *info)
+{
+	struct x86_core_driver *drv = info;
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+
+	if (cpu->counters.core)
+		x86_core_apply_freeze_on_smi(&cpu->counters);
+}
+
+/**
+ * x86_core_driver_set_freeze_on_smi - counters frozen in SMM, or not
+ * @drv: an Intel driver
+ * @on: the new setting
+ *
+ * Every online CPU's IA32_DEBUGCTL follows at once; a CPU that comes up
+ * later takes the setting as it starts.
+ *
+ * Context: process context; takes freeze_lock and cpus_read_lock().
+ */
+void x86_core_driver_set_freeze_on_smi(struct x86_core_driver *drv, bool on)
+{
+	mutex_lock(&freeze_lock);
+	cpus_read_lock();
+	if (drv->core.freeze_on_smi != on) {
+		WRITE_ONCE(drv->core.freeze_on_smi, on);
+		on_each_cpu(apply_freeze_here, drv, 1);
+	}
+	cpus_read_unlock();
+	mutex_unlock(&freeze_lock);
 }
 
 /**

@@ -12,7 +12,7 @@
  * and the counter re-armed, frequency mode, suspend and resume (the
  * model loses its MSRs), the period the NMI watchdog asks for, the
  * rdpmc index and width of the user page, the sysfs attributes, AMD's
- * HostOnly bit while SVM is off.
+ * HostOnly bit while SVM is off, Intel's freeze_on_smi (IA32_DEBUGCTL).
  *
  * Locking: the model has none; everything that reaches it runs on the
  * pinned CPU with IRQs off (the core's callbacks, and the test's own
@@ -509,12 +509,14 @@ static const struct sysfs_case sysfs_cases[] = {
 	SKL("caps", "max_precise", "0\n"),
 	SKL("caps", "pmu_name", "generic_arch_v2+\n"),
 	SKL("", "rdpmc", "1\n"),
+	SKL("", "freeze_on_smi", "1\n"),
 	ZEN4("format", "event", "config:0-7,32-35\n"),
 	ZEN4("format", "pc", "(hidden)"),
 	ZEN4("format", "any", "(hidden)"),
 	ZEN4("events", "cpu-cycles", "event=0x76\n"),
 	ZEN4("events", "ref-cycles", "(hidden)"),
 	ZEN4("caps", "pmu_name", "(hidden)"),
+	ZEN4("", "freeze_on_smi", "(hidden)"),
 	ZEN4("events", "stalled-cycles-frontend", "event=0xa9\n"),
 };
 
@@ -542,6 +544,64 @@ static void perf_x86_driver_sysfs(struct kunit *test)
 	}
 }
 
+/* a write of @buf to freeze_on_smi: what the store returns */
+static ssize_t freeze_store(struct drv_test *t, const char *buf)
+{
+	const struct attribute_group *const *g;
+	struct device_attribute *da;
+	struct attribute *const *a;
+
+	for (g = x86_core_attr_groups; *g; g++) {
+		for (a = (*g)->attrs; *a; a++) {
+			if (strcmp((*a)->name, "freeze_on_smi"))
+				continue;
+			da = container_of(*a, struct device_attribute, attr);
+			return da->store(t->drv.pmu.dev, da, buf, strlen(buf));
+		}
+	}
+	KUNIT_FAIL(t->test, "no freeze_on_smi attribute");
+	return 0;
+}
+
+/*
+ * Intel: IA32_DEBUGCTL.FREEZE_WHILE_SMM is set as the CPU comes up, the
+ * sysfs file takes 0 and 1 (in any base) and nothing else, the bit follows
+ * at once without touching the register's other bits, and it comes back
+ * after suspend.
+ */
+static void perf_x86_driver_freeze_on_smi(struct kunit *test)
+{
+	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_intel_skl);
+	struct x86_core_cpu *cpu = &this_cpu_ptr(t->drv.cpus)->counters;
+	const struct x86_hw *hw = x86_pmu_model_hw(t->m);
+	static const char *const bad[] = { "2", "-1", " 1", "1x", "0x10" };
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_debugctl(t->m),
+			DEBUGCTLMSR_FREEZE_IN_SMM);
+	/* ptrace's block stepping owns BTF */
+	KUNIT_ASSERT_EQ(test, x86_hw_wrmsr(hw, MSR_IA32_DEBUGCTLMSR,
+					   DEBUGCTLMSR_FREEZE_IN_SMM |
+					   DEBUGCTLMSR_BTF), 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, freeze_store(t, bad[i]), -EINVAL,
+				    "\"%s\"", bad[i]);
+	KUNIT_EXPECT_EQ(test, freeze_store(t, "0x0\n"), 4);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_debugctl(t->m), DEBUGCTLMSR_BTF);
+	KUNIT_EXPECT_STREQ(test, sysfs_value(t, "", "freeze_on_smi"), "0\n");
+	KUNIT_EXPECT_EQ(test, freeze_store(t, "01"), 2);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_debugctl(t->m),
+			DEBUGCTLMSR_FREEZE_IN_SMM | DEBUGCTLMSR_BTF);
+	local_irq_disable();
+	x86_core_cpu_save(cpu);
+	x86_pmu_model_power_cycle(t->m);
+	x86_core_cpu_restore(cpu);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_debugctl(t->m),
+			DEBUGCTLMSR_FREEZE_IN_SMM);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
 static struct kunit_case perf_x86_driver_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_driver_count, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_driver_overcommit, x86_pmu_fixture_gen_params),
@@ -552,6 +612,7 @@ static struct kunit_case perf_x86_driver_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_driver_rdpmc, x86_pmu_fixture_gen_params),
 	KUNIT_CASE(perf_x86_driver_svm_off),
 	KUNIT_CASE(perf_x86_driver_sysfs),
+	KUNIT_CASE(perf_x86_driver_freeze_on_smi),
 	{}
 };
 

@@ -20,7 +20,9 @@
  * Locking
  * -------
  * A struct x86_core_pmu is filled once (from detection) before any event
- * uses it, and only read afterwards.  A struct x86_core_cpu belongs to one
+ * uses it, and only read afterwards, but for @freeze_on_smi: the sysfs
+ * file writes it under the driver's freeze_lock with CPU hotplug held
+ * off (cpus_read_lock()), and a CPU that comes up reads it.  A struct x86_core_cpu belongs to one
  * CPU: every function taking one runs on that CPU with IRQs off (under the
  * core's ctx->lock, or in the PMI, which is an NMI), or, under KUnit, in
  * the one test thread that owns it.  The mapping, validation and
@@ -92,6 +94,9 @@ typedef int (*x86_core_overflow_fn)(struct perf_event *event, u64 period,
  * @overflow_arg: its last argument.
  * @hg_bits: AMD: what each CPU's @hg_bits starts as when the CPU comes
  *	up (false for the native PMU: SVM is off until KVM turns it on).
+ * @freeze_on_smi: Intel: the counters stop while a CPU is in System
+ *	Management Mode (IA32_DEBUGCTL.FREEZE_WHILE_SMM on every CPU); on
+ *	from boot, sysfs "freeze_on_smi" turns it off and on.
  */
 struct x86_core_pmu {
 	const struct x86_hw *hw;
@@ -101,6 +106,7 @@ struct x86_core_pmu {
 	x86_core_overflow_fn overflow;
 	void *overflow_arg;
 	bool hg_bits;
+	bool freeze_on_smi;
 };
 
 /*
@@ -169,6 +175,7 @@ void x86_core_driver_free(struct x86_core_driver *drv);
 int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs);
 struct x86_core_driver *x86_core_native(void);
 struct x86_core_driver *x86_core_driver_of(struct pmu *pmu);
+void x86_core_driver_set_freeze_on_smi(struct x86_core_driver *drv, bool on);
 
 /* core_sysfs.c */
 extern const struct attribute_group *x86_core_attr_groups[];
@@ -211,6 +218,7 @@ void x86_core_cpu_init(struct x86_core_cpu *cpu,
 		       const struct x86_core_pmu *core);
 void x86_core_cpu_reset(struct x86_core_cpu *cpu);
 void x86_core_set_hg_bits(struct x86_core_cpu *cpu, bool on);
+void x86_core_apply_freeze_on_smi(struct x86_core_cpu *cpu);
 void x86_core_enable(struct x86_core_cpu *cpu);
 void x86_core_disable(struct x86_core_cpu *cpu);
 void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event);

@@ -4,22 +4,29 @@
  * (how a raw config is laid out: Intel's PERFEVTSELx fields, or AMD's
  * PERF_CTL ones with the event select's high bits at config:32-35),
  * events/ (the generic hardware events this CPU counts, by the perf tool's
- * names, as event=,umask=,... terms), caps/ (pmu_name, max_precise) and
- * rdpmc (core_user.c).  Each attribute finds its driver through the PMU
- * device's drvdata.  Read-only data fixed at registration; no locking.
+ * names, as event=,umask=,... terms), caps/ (pmu_name, max_precise),
+ * rdpmc (core_user.c) and, on Intel, freeze_on_smi.  Each attribute finds
+ * its driver through the PMU device's drvdata.  Read-only data fixed at
+ * registration, but freeze_on_smi, which core_driver.c sets under its lock.
  */
 #include <linux/device.h>
+#include <linux/kstrtox.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 #include <asm/perf_event.h>
 
 #include "core_pmu.h"
 
-static const struct x86_pmu_desc *dev_desc(struct device *dev)
+static struct x86_core_driver *dev_driver(struct device *dev)
 {
 	struct pmu *pmu = dev_get_drvdata(dev);
 
-	return &container_of(pmu, struct x86_core_driver, pmu)->core.desc;
+	return container_of(pmu, struct x86_core_driver, pmu);
+}
+
+static const struct x86_pmu_desc *dev_desc(struct device *dev)
+{
+	return &dev_driver(dev)->core.desc;
 }
 
 static const struct x86_pmu_desc *kobj_desc(struct kobject *kobj)
@@ -197,10 +204,52 @@ static const struct attribute_group caps_group = {
 	.is_visible	= caps_visible,
 };
 
+/* ---- freeze_on_smi ---- */
+
+static ssize_t freeze_on_smi_show(struct device *dev,
+				  struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  READ_ONCE(dev_driver(dev)->core.freeze_on_smi));
+}
+
+/* 0 or 1, in any base kstrtoul() reads */
+static ssize_t freeze_on_smi_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	unsigned long on;
+	int err = kstrtoul(buf, 0, &on) ?: (on <= 1 ? 0 : -EINVAL);
+
+	if (!err)
+		x86_core_driver_set_freeze_on_smi(dev_driver(dev), on);
+	return err ?: count;
+}
+
+static DEVICE_ATTR_RW(freeze_on_smi);
+
+static struct attribute *smm_attrs[] = {
+	&dev_attr_freeze_on_smi.attr,
+	NULL,
+};
+
+/* IA32_DEBUGCTL's FREEZE_WHILE_SMM is Intel's */
+static umode_t smm_visible(struct kobject *kobj, struct attribute *attr,
+			   int i)
+{
+	return kobj_desc(kobj)->vendor == X86_PMU_INTEL ? attr->mode : 0;
+}
+
+static const struct attribute_group smm_group = {
+	.attrs		= smm_attrs,
+	.is_visible	= smm_visible,
+};
+
 const struct attribute_group *x86_core_attr_groups[] = {
 	&format_group,
 	&events_group,
 	&caps_group,
 	&x86_core_rdpmc_group,
+	&smm_group,
 	NULL,
 };

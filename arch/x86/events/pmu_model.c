@@ -40,7 +40,11 @@ enum model_reg {
 	REG_STATUS_CLR,		/* Intel OVF_CTRL/STATUS_RESET, AMD STATUS_CLR */
 	REG_STATUS_SET,		/* Intel (v4) and AMD STATUS_SET */
 	REG_INUSE,		/* Intel IA32_PERF_GLOBAL_INUSE (v4) */
+	REG_DEBUGCTL,		/* Intel IA32_DEBUGCTL */
 };
+
+/* IA32_DEBUGCTL: LBR, BTF and bits 15:6; 5:2 and 63:16 reserved (SDM) */
+#define DEBUGCTL_VALID		(GENMASK_ULL(15, 6) | GENMASK_ULL(1, 0))
 
 /* Intel overflow status bits that are not counters (SDM) */
 #define STATUS_V2_EXTRA		(GLOBAL_STATUS_BUFFER_OVF | GLOBAL_STATUS_COND_CHG)
@@ -60,6 +64,7 @@ struct x86_pmu_model {
 	u64 fixed_ctrl;
 	u64 global_ctrl;
 	u64 status;
+	u64 debugctl;
 	u32 lvtpc;
 	x86_pmu_model_pmi_fn pmi;
 	void *pmi_arg;
@@ -132,6 +137,8 @@ static enum model_reg intel_decode(const struct x86_pmu_model *m, u32 msr,
 		return REG_CTR_FULL;
 	if (msr == MSR_IA32_PERF_CAPABILITIES && has_pdcm(m))
 		return REG_PERF_CAP;
+	if (msr == MSR_IA32_DEBUGCTLMSR)
+		return REG_DEBUGCTL;
 	if (p->version < 2)
 		return REG_NONE;
 	if (msr_in(msr, MSR_CORE_PERF_FIXED_CTR0, INTEL_PMC_MAX_FIXED, idx))
@@ -252,6 +259,9 @@ static int model_rdmsr(void *priv, u32 msr, u64 *val)
 	case REG_INUSE:
 		*val = intel_inuse(m);
 		break;
+	case REG_DEBUGCTL:
+		*val = m->debugctl;
+		break;
 	}
 	return 0;
 }
@@ -367,6 +377,11 @@ static bool model_write(struct x86_pmu_model *m, u32 msr, u64 val)
 			return false;
 		m->status |= val;
 		return true;
+	case REG_DEBUGCTL:
+		if (val & ~DEBUGCTL_VALID)
+			return false;
+		m->debugctl = val;
+		return true;
 	}
 	return false;
 }
@@ -471,6 +486,7 @@ void x86_pmu_model_power_cycle(struct x86_pmu_model *m)
 	memset(m->fixed, 0, sizeof(m->fixed));
 	m->fixed_ctrl = 0;
 	m->status = 0;
+	m->debugctl = 0;
 	m->global_ctrl = has_global(m) ? gp_bits(m) : 0;
 	m->lvtpc = APIC_LVT_MASKED;
 }
@@ -617,4 +633,10 @@ unsigned int x86_pmu_model_faults(const struct x86_pmu_model *m)
 u32 x86_pmu_model_lvtpc(const struct x86_pmu_model *m)
 {
 	return m->lvtpc;
+}
+
+/* IA32_DEBUGCTL (Intel) */
+u64 x86_pmu_model_debugctl(const struct x86_pmu_model *m)
+{
+	return m->debugctl;
 }

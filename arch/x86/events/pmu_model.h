@@ -82,6 +82,7 @@ unsigned int x86_pmu_model_pmis(const struct x86_pmu_model *m);
 unsigned int x86_pmu_model_pmis_masked(const struct x86_pmu_model *m);
 unsigned int x86_pmu_model_faults(const struct x86_pmu_model *m);
 u32 x86_pmu_model_lvtpc(const struct x86_pmu_model *m);
+u64 x86_pmu_model_debugctl(const struct x86_pmu_model *m);
 
 /* the fixtures (pmu_fixtures.c) */
 extern const struct x86_pmu_model_fixture x86_pmu_fixture_intel_core2;
