@@ -15,6 +15,7 @@
 #   make cleanroom              run ../shared/tools/cleanroom-check
 #   make qemu                   build QEMU with the emulated x86 PMU, print its path
 #   make check-pmu [KERNEL=..]  the x86_64 guest on the emulated PMUs (Intel v2, v3, AMD)
+#   make encodings              the x86 event encodings of stock and series, compared
 
 ARCH ?= x86_64
 KERNEL ?= series
@@ -28,7 +29,7 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches cleanroom qemu clean help
+.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches cleanroom qemu encodings clean help
 
 all: help
 
@@ -82,6 +83,9 @@ cleanroom:
 
 qemu: base
 	@bench/qemu.sh | tail -n 1
+
+encodings: base
+	@bench/pmu-encodings.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -14,6 +14,8 @@
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
 # X86_PMU=intel (or intel3, amd) boots the x86 guest on bench/qemu.sh's
 # QEMU, with a PMU; NMI_WATCHDOG=1 boots it with the NMI watchdog on.
+# X86_CPU_EXTRA=",family=0x19" adds -cpu properties after the PMU's
+# (another AMD family, to see which tables stock's driver takes there).
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
 # per instruction (make bench).  ICOUNT_SHIFT=N makes it 2^N nanoseconds
 # (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
@@ -54,7 +56,7 @@ x86_64)
 	esac
 	if [ -n "${X86_PMU:-}" ]; then
 		x86_qemu=$("$TOP/bench/qemu.sh" | tail -n 1)
-		x86_cpu=$x86_cpu,pmu=on,tcg-pmu=on
+		x86_cpu=$x86_cpu,pmu=on,tcg-pmu=on${X86_CPU_EXTRA:-}
 	fi
 	# the host's root, read-only, for the perf tool (tests/perf_smoke)
 	qemu=("$x86_qemu" -M q35 -cpu "$x86_cpu"

@@ -514,7 +514,7 @@ static const struct sysfs_case sysfs_cases[] = {
 	ZEN4("format", "pc", "(hidden)"),
 	ZEN4("format", "any", "(hidden)"),
 	ZEN4("events", "cpu-cycles", "event=0x76\n"),
-	ZEN4("events", "ref-cycles", "(hidden)"),
+	ZEN4("events", "ref-cycles", "event=0x120,umask=0x01\n"),
 	ZEN4("caps", "pmu_name", "(hidden)"),
 	ZEN4("", "freeze_on_smi", "(hidden)"),
 	ZEN4("events", "stalled-cycles-frontend", "event=0xa9\n"),

@@ -78,7 +78,11 @@ static const struct intel_generic intel_hw_map[PERF_COUNT_HW_MAX] = {
  * (L2RequestG1), and the L2 misses of instruction and data fills
  * (L2CacheReqStat IcFillMiss | LsRdBlkC); front-end stalls as the cycles
  * the micro-op queue is empty (0xa9), where user space finds them (the
- * events/ directory); no back-end stall event.
+ * events/ directory); no back-end stall event.  Zen 1 has its own stall
+ * events (0x87, dispatch stalls: unit mask 2 front end, 1 back end), and
+ * Zen 4 and later count reference cycles at the P0 frequency (0x120).
+ * Family 17h and 18h models that are neither Zen 1 nor Zen 2 keep the
+ * older generic events.
  */
 static const u64 amd_legacy_hw_map[PERF_COUNT_HW_MAX] = {
 	[PERF_COUNT_HW_CPU_CYCLES]		= EVSEL(0x76, 0x00),
@@ -108,6 +112,41 @@ static const u64 amd_zen_hw_map[PERF_COUNT_HW_MAX] = {
 
 /* AMD families 17h and later: the PPR event set */
 #define AMD_FAMILY_ZEN		0x17
+
+/*
+ * The Zen generations of families 17h and 19h, by model, as the kernel
+ * sets X86_FEATURE_ZEN1 to ZEN4 (arch/x86/kernel/cpu/amd.c); from family
+ * 1Ah on every model has Zen 4's events.
+ */
+struct zen_models {
+	u8 family;
+	u8 first;
+	u8 last;
+	u8 zen;
+};
+
+static const struct zen_models zen_models[] = {
+	{ 0x17, 0x00, 0x2f, 1 }, { 0x17, 0x50, 0x5f, 1 },
+	{ 0x17, 0x30, 0x4f, 2 }, { 0x17, 0x60, 0x7f, 2 },
+	{ 0x17, 0x90, 0x91, 2 }, { 0x17, 0xa0, 0xaf, 2 },
+	{ 0x19, 0x00, 0x0f, 3 }, { 0x19, 0x20, 0x5f, 3 },
+	{ 0x19, 0x10, 0x1f, 4 }, { 0x19, 0x60, 0xaf, 4 },
+};
+
+/* 1 to 4; 0 before family 17h and for models outside the list */
+static unsigned int zen_generation(const struct x86_pmu_desc *desc)
+{
+	unsigned int i;
+
+	if (desc->family >= 0x1a)
+		return 4;
+	for (i = 0; i < ARRAY_SIZE(zen_models); i++)
+		if (zen_models[i].family == desc->family &&
+		    desc->model >= zen_models[i].first &&
+		    desc->model <= zen_models[i].last)
+			return zen_models[i].zen;
+	return 0;
+}
 
 static bool arch_event_available(const struct x86_pmu_desc *desc, int arch)
 {
@@ -139,10 +178,20 @@ static int intel_generic(const struct x86_pmu_desc *desc,
 	return -ENOENT;
 }
 
-static const u64 *amd_hw_map(const struct x86_pmu_desc *desc)
+/* an AMD generic event's encoding, or NONE */
+static u64 amd_generic(const struct x86_pmu_desc *desc, u64 config)
 {
-	return desc->family >= AMD_FAMILY_ZEN ? amd_zen_hw_map :
-						amd_legacy_hw_map;
+	unsigned int zen = zen_generation(desc);
+
+	if (!zen && desc->family < 0x19)
+		return amd_legacy_hw_map[config];
+	if (zen == 1 && config == PERF_COUNT_HW_STALLED_CYCLES_FRONTEND)
+		return EVSEL(0x87, 0x02);
+	if (zen == 1 && config == PERF_COUNT_HW_STALLED_CYCLES_BACKEND)
+		return EVSEL(0x87, 0x01);
+	if (zen >= 4 && config == PERF_COUNT_HW_REF_CPU_CYCLES)
+		return EVSEL(0x20, 0x01) | BIT_ULL(32);	/* event 0x120 */
+	return amd_zen_hw_map[config];
 }
 
 /**
@@ -165,7 +214,7 @@ int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
 	case X86_PMU_INTEL:
 		return intel_generic(desc, &intel_hw_map[config], evsel);
 	case X86_PMU_AMD:
-		val = amd_hw_map(desc)[config];
+		val = amd_generic(desc, config);
 		if (val == NONE)
 			return -ENOENT;
 		*evsel = val;
@@ -176,13 +225,10 @@ int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
 }
 
 /*
- * Cache events.  Of the architectural events only the last-level cache
- * references and misses (core requests that look the line up in the LLC)
- * and retired (mispredicted) branches can stand for a cache event: they
- * are taken as reads of the LL cache and of the branch predictor.  AMD
- * documents data cache accesses, instruction cache fetches and misses
- * (32-byte fetch windows from family 17h) and retired branches on every
- * family, data cache misses before family 17h only.
+ * Cache events on Intel.  Of the architectural events only the last-level
+ * cache references and misses (core requests that look the line up in the
+ * LLC) and retired (mispredicted) branches can stand for a cache event:
+ * they are taken as reads of the LL cache and of the branch predictor.
  */
 struct cache_read {
 	u64 access;
@@ -199,51 +245,120 @@ static const struct cache_read intel_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
 	[PERF_COUNT_HW_CACHE_NODE] = { NONE, NONE },
 };
 
-static const struct cache_read amd_legacy_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
-	[PERF_COUNT_HW_CACHE_L1D]  = { EVSEL(0x40, 0), EVSEL(0x41, 0) },
-	[PERF_COUNT_HW_CACHE_L1I]  = { EVSEL(0x80, 0), EVSEL(0x81, 0) },
-	[PERF_COUNT_HW_CACHE_LL]   = { NONE, NONE },
-	[PERF_COUNT_HW_CACHE_DTLB] = { NONE, NONE },
-	[PERF_COUNT_HW_CACHE_ITLB] = { NONE, NONE },
-	[PERF_COUNT_HW_CACHE_BPU]  = { EVSEL(0xc2, 0), EVSEL(0xc3, 0) },
-	[PERF_COUNT_HW_CACHE_NODE] = { NONE, NONE },
-};
-
-static const struct cache_read amd_zen_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
-	[PERF_COUNT_HW_CACHE_L1D]  = { EVSEL(0x40, 0), NONE },
-	[PERF_COUNT_HW_CACHE_L1I]  = { EVSEL(0x80, 0), EVSEL(0x81, 0) },
-	[PERF_COUNT_HW_CACHE_LL]   = { NONE, NONE },
-	[PERF_COUNT_HW_CACHE_DTLB] = { NONE, NONE },
-	[PERF_COUNT_HW_CACHE_ITLB] = { NONE, NONE },
-	[PERF_COUNT_HW_CACHE_BPU]  = { EVSEL(0xc2, 0), EVSEL(0xc3, 0) },
-	[PERF_COUNT_HW_CACHE_NODE] = { NONE, NONE },
-};
-
 static_assert(ARRAY_SIZE(intel_hw_map) == PERF_COUNT_HW_MAX);
 static_assert(ARRAY_SIZE(intel_cache_read) == PERF_COUNT_HW_CACHE_MAX);
 
 /*
- * Zen's writes and prefetches that no event can ever count: the
- * instruction cache is not written, the instruction TLB and the branch
- * predictor are neither written nor prefetched, and the node's traffic is
- * counted by the data fabric's PMU, not the core's.  These are invalid
- * (-EINVAL), where a combination without an event is -ENOENT.
+ * Cache events on AMD: the (cache, op, result) triples that have an event,
+ * each with its encoding; a triple not listed has none.
  */
-static bool amd_zen_no_op(const struct x86_pmu_desc *desc, unsigned int cache,
-			  unsigned int op)
+struct amd_cache_event {
+	u8 cache;
+	u8 op;
+	u8 result;
+	u64 evsel;
+};
+
+#define CE(c, o, r, evsel)						\
+	{ PERF_COUNT_HW_CACHE_##c, PERF_COUNT_HW_CACHE_OP_##o,		\
+	  PERF_COUNT_HW_CACHE_RESULT_##r, evsel }
+
+/*
+ * Families 0Fh to 16h (BKDGs): data cache accesses and misses, and the
+ * data prefetcher's attempts and cancels; instruction cache fetches and
+ * misses, and load prefetch instructions dispatched; L2 requests and
+ * misses of instruction and data fills, and L2 fills with writebacks;
+ * the DTLB as data cache accesses against misses of both TLB levels (all
+ * page sizes), the ITLB as instruction fetches against misses of both
+ * levels; retired and mispredicted branches; memory requests of the
+ * local node (to local memory, and the part of them that are not
+ * cache-coherent reads).
+ */
+static const struct amd_cache_event amd_legacy_cache[] = {
+	CE(L1D, READ, ACCESS, EVSEL(0x40, 0x00)),
+	CE(L1D, READ, MISS, EVSEL(0x41, 0x01)),
+	CE(L1D, PREFETCH, ACCESS, EVSEL(0x67, 0x02)),
+	CE(L1D, PREFETCH, MISS, EVSEL(0x67, 0x01)),
+	CE(L1I, READ, ACCESS, EVSEL(0x80, 0x00)),
+	CE(L1I, READ, MISS, EVSEL(0x81, 0x00)),
+	CE(L1I, PREFETCH, ACCESS, EVSEL(0x4b, 0x01)),
+	CE(LL, READ, ACCESS, EVSEL(0x7d, 0x03)),
+	CE(LL, READ, MISS, EVSEL(0x7e, 0x03)),
+	CE(LL, WRITE, ACCESS, EVSEL(0x7f, 0x01)),
+	CE(DTLB, READ, ACCESS, EVSEL(0x40, 0x00)),
+	CE(DTLB, READ, MISS, EVSEL(0x46, 0x07)),
+	CE(ITLB, READ, ACCESS, EVSEL(0x80, 0x00)),
+	CE(ITLB, READ, MISS, EVSEL(0x85, 0x03)),
+	CE(BPU, READ, ACCESS, EVSEL(0xc2, 0x00)),
+	CE(BPU, READ, MISS, EVSEL(0xc3, 0x00)),
+	CE(NODE, READ, ACCESS, EVSEL(0xe9, 0xb8)),
+	CE(NODE, READ, MISS, EVSEL(0xe9, 0x98)),
+};
+
+/*
+ * Family 17h and later (PPRs): data cache accesses, and the L2 requests
+ * of data cache misses (L2RequestG1: reads, stores and changes to
+ * writable); software prefetches dispatched; instruction cache fetches
+ * and misses (32-byte windows); the L1 DTLB misses, of every page size
+ * and of those the L2 TLB also missed; the L1 ITLB misses that hit and
+ * that missed the L2 TLB; retired and mispredicted branches.  The L2 and
+ * the node have no core event here.
+ */
+static const struct amd_cache_event amd_zen_cache[] = {
+	CE(L1D, READ, ACCESS, EVSEL(0x40, 0x00)),
+	CE(L1D, READ, MISS, EVSEL(0x60, 0xc8)),
+	CE(L1D, PREFETCH, ACCESS, EVSEL(0x5a, 0xff)),
+	CE(L1I, READ, ACCESS, EVSEL(0x80, 0x00)),
+	CE(L1I, READ, MISS, EVSEL(0x81, 0x00)),
+	CE(DTLB, READ, ACCESS, EVSEL(0x45, 0xff)),
+	CE(DTLB, READ, MISS, EVSEL(0x45, 0xf0)),
+	CE(ITLB, READ, ACCESS, EVSEL(0x84, 0x00)),
+	CE(ITLB, READ, MISS, EVSEL(0x85, 0xff)),
+	CE(BPU, READ, ACCESS, EVSEL(0xc2, 0x00)),
+	CE(BPU, READ, MISS, EVSEL(0xc3, 0x00)),
+};
+
+/*
+ * AMD's cache ops that no event can ever count, on every family: the
+ * instruction cache is not written, the instruction TLB and the branch
+ * predictor are neither written nor prefetched, and the node's memory
+ * requests are counted as reads only.  These are invalid (-EINVAL), where
+ * a combination without an event is -ENOENT.
+ */
+static bool amd_no_op(unsigned int cache, unsigned int op)
 {
-	if (desc->vendor != X86_PMU_AMD || desc->family < AMD_FAMILY_ZEN)
-		return false;
 	switch (cache) {
 	case PERF_COUNT_HW_CACHE_L1I:
 		return op == PERF_COUNT_HW_CACHE_OP_WRITE;
 	case PERF_COUNT_HW_CACHE_ITLB:
 	case PERF_COUNT_HW_CACHE_BPU:
 	case PERF_COUNT_HW_CACHE_NODE:
-		return true;
+		return op != PERF_COUNT_HW_CACHE_OP_READ;
 	default:
 		return false;
 	}
+}
+
+static int amd_cache(const struct x86_pmu_desc *desc, unsigned int cache,
+		     unsigned int op, unsigned int result, u64 *evsel)
+{
+	const struct amd_cache_event *ev = amd_legacy_cache;
+	unsigned int i, n = ARRAY_SIZE(amd_legacy_cache);
+
+	if (amd_no_op(cache, op))
+		return -EINVAL;
+	if (desc->family >= AMD_FAMILY_ZEN) {
+		ev = amd_zen_cache;
+		n = ARRAY_SIZE(amd_zen_cache);
+	}
+	for (i = 0; i < n; i++) {
+		if (ev[i].cache == cache && ev[i].op == op &&
+		    ev[i].result == result) {
+			*evsel = ev[i].evsel;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 /**
@@ -253,7 +368,7 @@ static bool amd_zen_no_op(const struct x86_pmu_desc *desc, unsigned int cache,
  * @evsel: the event select and unit mask bits, on success
  *
  * Return: 0; -EINVAL for a type, op or result out of range, or an op that
- * makes no sense for the cache on Zen; -ENOENT for a combination the CPU
+ * makes no sense for the cache on AMD; -ENOENT for a combination the CPU
  * has no event for.
  */
 int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
@@ -269,10 +384,10 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
 		return -EINVAL;
-	if (op != PERF_COUNT_HW_CACHE_OP_READ)
-		return amd_zen_no_op(desc, cache, op) ? -EINVAL : -ENOENT;
 	switch (desc->vendor) {
 	case X86_PMU_INTEL:
+		if (op != PERF_COUNT_HW_CACHE_OP_READ)
+			return -ENOENT;
 		row = &intel_cache_read[cache];
 		val = result == PERF_COUNT_HW_CACHE_RESULT_ACCESS ? row->access :
 								    row->miss;
@@ -281,14 +396,7 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 		*evsel = intel_arch_events[val];
 		return 0;
 	case X86_PMU_AMD:
-		row = desc->family >= AMD_FAMILY_ZEN ? &amd_zen_cache_read[cache] :
-						       &amd_legacy_cache_read[cache];
-		val = result == PERF_COUNT_HW_CACHE_RESULT_ACCESS ? row->access :
-								    row->miss;
-		if (val == NONE)
-			return -ENOENT;
-		*evsel = val;
-		return 0;
+		return amd_cache(desc, cache, op, result, evsel);
 	default:
 		return -ENOENT;
 	}

@@ -76,7 +76,11 @@ static const struct map_case map_cases[] = {
 	MAP(amd_zen4, "branch-misses", HW, PERF_COUNT_HW_BRANCH_MISSES, 0x00c3),
 	MAP(amd_zen4, "stalled-frontend", HW, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
 	    0x00a9),
-	BAD(amd_zen4, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES, -ENOENT),
+	MAP(amd_zen4, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES,
+	    0x100000120ULL),
+	BAD(amd_zen2, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES, -ENOENT),
+	BAD(amd_zen2, "stalled-backend", HW, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	    -ENOENT),
 	BAD(amd_zen4, "bus-cycles", HW, PERF_COUNT_HW_BUS_CYCLES, -ENOENT),
 	MAP(amd_k8, "cache-references", HW, PERF_COUNT_HW_CACHE_REFERENCES, 0x077d),
 	MAP(amd_k8, "stalled-frontend", HW, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
@@ -93,16 +97,43 @@ static const struct map_case map_cases[] = {
 	BAD(intel_skl, "bad result", CACHE, PERF_COUNT_HW_CACHE_RESULT_MAX << 16,
 	    -EINVAL),
 	MAP(amd_zen2, "L1-dcache-loads", CACHE, CACHE_CFG(L1D, READ, ACCESS), 0x0040),
-	BAD(amd_zen2, "L1-dcache-load-misses", CACHE, CACHE_CFG(L1D, READ, MISS),
-	    -ENOENT),
-	MAP(amd_k8, "L1-dcache-load-misses", CACHE, CACHE_CFG(L1D, READ, MISS), 0x0041),
+	MAP(amd_zen2, "L1-dcache-load-misses", CACHE, CACHE_CFG(L1D, READ, MISS), 0xc860),
+	MAP(amd_zen2, "L1-dcache-prefetches", CACHE, CACHE_CFG(L1D, PREFETCH, ACCESS),
+	    0xff5a),
+	BAD(amd_zen2, "L1-dcache-prefetch-misses", CACHE,
+	    CACHE_CFG(L1D, PREFETCH, MISS), -ENOENT),
 	MAP(amd_zen4, "L1-icache-load-misses", CACHE, CACHE_CFG(L1I, READ, MISS), 0x0081),
-	BAD(amd_zen4, "dTLB-loads", CACHE, CACHE_CFG(DTLB, READ, ACCESS), -ENOENT),
+	MAP(amd_zen4, "dTLB-loads", CACHE, CACHE_CFG(DTLB, READ, ACCESS), 0xff45),
+	MAP(amd_zen4, "dTLB-load-misses", CACHE, CACHE_CFG(DTLB, READ, MISS), 0xf045),
+	MAP(amd_zen2, "iTLB-loads", CACHE, CACHE_CFG(ITLB, READ, ACCESS), 0x0084),
+	MAP(amd_zen2, "iTLB-load-misses", CACHE, CACHE_CFG(ITLB, READ, MISS), 0xff85),
+	BAD(amd_zen2, "LLC-loads", CACHE, CACHE_CFG(LL, READ, ACCESS), -ENOENT),
+	BAD(amd_zen2, "node-loads", CACHE, CACHE_CFG(NODE, READ, ACCESS), -ENOENT),
 	BAD(amd_zen2, "L1-icache-stores", CACHE, CACHE_CFG(L1I, WRITE, ACCESS), -EINVAL),
 	BAD(amd_zen2, "iTLB-prefetches", CACHE, CACHE_CFG(ITLB, PREFETCH, ACCESS),
 	    -EINVAL),
 	BAD(amd_zen2, "dTLB-stores", CACHE, CACHE_CFG(DTLB, WRITE, ACCESS), -ENOENT),
-	BAD(amd_k8, "branch-stores", CACHE, CACHE_CFG(BPU, WRITE, ACCESS), -ENOENT),
+	MAP(amd_k8, "L1-dcache-load-misses", CACHE, CACHE_CFG(L1D, READ, MISS), 0x0141),
+	MAP(amd_k8, "L1-dcache-prefetches", CACHE, CACHE_CFG(L1D, PREFETCH, ACCESS),
+	    0x0267),
+	MAP(amd_k8, "L1-dcache-prefetch-misses", CACHE,
+	    CACHE_CFG(L1D, PREFETCH, MISS), 0x0167),
+	BAD(amd_k8, "L1-dcache-stores", CACHE, CACHE_CFG(L1D, WRITE, ACCESS), -ENOENT),
+	MAP(amd_k8, "L1-icache-prefetches", CACHE, CACHE_CFG(L1I, PREFETCH, ACCESS),
+	    0x014b),
+	BAD(amd_k8, "L1-icache-stores", CACHE, CACHE_CFG(L1I, WRITE, ACCESS), -EINVAL),
+	MAP(amd_k8, "LLC-loads", CACHE, CACHE_CFG(LL, READ, ACCESS), 0x037d),
+	MAP(amd_k8, "LLC-load-misses", CACHE, CACHE_CFG(LL, READ, MISS), 0x037e),
+	MAP(amd_k8, "LLC-stores", CACHE, CACHE_CFG(LL, WRITE, ACCESS), 0x017f),
+	BAD(amd_k8, "LLC-prefetches", CACHE, CACHE_CFG(LL, PREFETCH, ACCESS), -ENOENT),
+	MAP(amd_k8, "dTLB-loads", CACHE, CACHE_CFG(DTLB, READ, ACCESS), 0x0040),
+	MAP(amd_k8, "dTLB-load-misses", CACHE, CACHE_CFG(DTLB, READ, MISS), 0x0746),
+	MAP(amd_k8, "iTLB-loads", CACHE, CACHE_CFG(ITLB, READ, ACCESS), 0x0080),
+	MAP(amd_k8, "iTLB-load-misses", CACHE, CACHE_CFG(ITLB, READ, MISS), 0x0385),
+	MAP(amd_k8, "node-loads", CACHE, CACHE_CFG(NODE, READ, ACCESS), 0xb8e9),
+	MAP(amd_k8, "node-load-misses", CACHE, CACHE_CFG(NODE, READ, MISS), 0x98e9),
+	BAD(amd_k8, "node-stores", CACHE, CACHE_CFG(NODE, WRITE, ACCESS), -EINVAL),
+	BAD(amd_k8, "branch-stores", CACHE, CACHE_CFG(BPU, WRITE, ACCESS), -EINVAL),
 	MAP(intel_skl, "raw", RAW, 0x1234, 0x1234),
 	MAP(intel_skl, "raw edge inv cmask", RAW, 0xffd41234, 0xff841234),
 	MAP(intel_skl, "raw pin control, dropped", RAW, BIT_ULL(19) | 0x3c, 0x3c),
@@ -147,6 +178,65 @@ static void perf_x86_core_map(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, c->err);
 	if (!c->err)
 		KUNIT_EXPECT_EQ(test, evsel, c->evsel);
+}
+
+/*
+ * AMD's generic events by family and model: Zen 1 has its own stall
+ * events, family 17h and 18h models of no known Zen generation keep the
+ * pre-Zen set, Zen 4 and everything from family 1Ah on add reference
+ * cycles.  The expected values are what Linux programs on an emulated
+ * AMD PMU of that family and model (bench/qemu, BENCH_PMU_TRACE).
+ */
+static void perf_x86_core_amd_generations(struct kunit *test)
+{
+	static const struct {
+		u8 family, model;
+		u64 refs, frontend, backend, ref_cycles;
+	} cases[] = {
+		{ 0x10, 0x02, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x15, 0x02, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x17, 0x01, 0xff60, 0x0287, 0x0187, 0 },
+		{ 0x17, 0x50, 0xff60, 0x0287, 0x0187, 0 },
+		{ 0x17, 0x31, 0xff60, 0x00a9, 0, 0 },
+		{ 0x17, 0x7f, 0xff60, 0x00a9, 0, 0 },
+		{ 0x17, 0x80, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x17, 0x92, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x18, 0x00, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x19, 0x01, 0xff60, 0x00a9, 0, 0 },
+		{ 0x19, 0x11, 0xff60, 0x00a9, 0, 0x100000120ULL },
+		{ 0x19, 0xaf, 0xff60, 0x00a9, 0, 0x100000120ULL },
+		{ 0x19, 0xb0, 0xff60, 0x00a9, 0, 0 },
+		{ 0x1a, 0x30, 0xff60, 0x00a9, 0, 0x100000120ULL },
+	};
+	static const u64 configs[] = {
+		PERF_COUNT_HW_CACHE_REFERENCES,
+		PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+		PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+		PERF_COUNT_HW_REF_CPU_CYCLES,
+	};
+	struct x86_pmu_desc desc = { .vendor = X86_PMU_AMD };
+	unsigned int i, j;
+	u64 want[4], evsel;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		desc.family = cases[i].family;
+		desc.model = cases[i].model;
+		want[0] = cases[i].refs;
+		want[1] = cases[i].frontend;
+		want[2] = cases[i].backend;
+		want[3] = cases[i].ref_cycles;
+		for (j = 0; j < ARRAY_SIZE(configs); j++) {
+			evsel = 0;
+			ret = x86_core_map_hw_event(&desc, configs[j], &evsel);
+			KUNIT_EXPECT_EQ_MSG(test, ret, want[j] ? 0 : -ENOENT,
+					    "family %#x model %#x config %llu",
+					    desc.family, desc.model, configs[j]);
+			KUNIT_EXPECT_EQ_MSG(test, evsel, want[j],
+					    "family %#x model %#x config %llu",
+					    desc.family, desc.model, configs[j]);
+		}
+	}
 }
 
 /* a model of a part, a PMU for it, one CPU's counters */
@@ -837,6 +927,7 @@ static void perf_x86_core_throttle(struct kunit *test)
 
 static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_core_map, map_gen_params),
+	KUNIT_CASE(perf_x86_core_amd_generations),
 	KUNIT_CASE(perf_x86_core_event_init),
 	KUNIT_CASE(perf_x86_core_constraint),
 	KUNIT_CASE_PARAM(perf_x86_core_group, group_gen_params),

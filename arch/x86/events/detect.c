@@ -112,6 +112,17 @@ static unsigned int cpuid_family(u32 eax)
 	return family;
 }
 
+/* the model of CPUID 1 EAX, with the extended model where it applies */
+static unsigned int cpuid_model(u32 eax)
+{
+	unsigned int base_family = (eax >> 8) & 0xf;
+	unsigned int model = (eax >> 4) & 0xf;
+
+	if (base_family == 6 || base_family == 0xf)
+		model |= ((eax >> 16) & 0xf) << 4;
+	return model;
+}
+
 static int amd_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc,
 		      u32 leaf1_eax)
 {
@@ -225,5 +236,6 @@ int x86_pmu_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc)
 	if (!counter_holds_value(hw, desc))
 		return no_pmu(desc, "counters do not hold a value");
 	desc->family = cpuid_family(leaf1.eax);
+	desc->model = cpuid_model(leaf1.eax);
 	return 0;
 }

@@ -23,6 +23,8 @@ enum x86_pmu_vendor {
  *
  * @vendor: which programming model, or X86_PMU_NONE.
  * @family: the CPU family (CPUID 1 EAX, with the extended family).
+ * @model: the CPU model (CPUID 1 EAX, with the extended model where the
+ *	family is 6 or 0Fh and above).
  * @version: Intel: the architectural perfmon version (CPUID 0xA EAX[7:0]);
  *	AMD: 2 with PerfMonV2, else 0.
  * @num_gp: general-purpose counters.
@@ -53,6 +55,7 @@ enum x86_pmu_vendor {
 struct x86_pmu_desc {
 	enum x86_pmu_vendor vendor;
 	u8 family;
+	u8 model;
 	u8 version;
 	u8 num_gp;
 	u8 gp_width;

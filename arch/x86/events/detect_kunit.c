@@ -18,7 +18,7 @@ static const char *const field_names[] = {
 	"fixed_width", "events_mask_len", "events_unavailable",
 	"anythread_deprecated", "perf_capabilities", "full_width_write",
 	"core_ext", "perfmon_v2", "hypervisor", "evtsel_base", "ctr_base",
-	"msr_stride", "family",
+	"msr_stride", "family", "model",
 };
 
 /* the numeric fields of @d, in the order of field_names */
@@ -43,6 +43,7 @@ static void desc_fields(const struct x86_pmu_desc *d, u64 *v)
 	v[16] = d->ctr_base;
 	v[17] = d->msr_stride;
 	v[18] = d->family;
+	v[19] = d->model;
 }
 
 static void perf_x86_detect_fixture(struct kunit *test)

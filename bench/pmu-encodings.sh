@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make encodings: the counter control values each kernel's x86 driver
+# programs for every generic and cache event, read from the emulated
+# PMU's trace of MSR writes (BENCH_PMU_TRACE, bench/qemu), on the Intel v3
+# personality and on AMD personalities of the families and models below
+# (one per table of event encodings that the drivers choose between).
+# Stock's driver is the oracle: every event whose encoding or open errno
+# differs between the kernels is printed, and the script fails if any
+# does.  Not part of make check (some 3 minutes); its findings are kept as
+# KUnit cases (arch/x86/events/core_kunit.c).
+. "$(dirname "$0")/lib.sh"
+
+# X86_PMU and the -cpu properties of each personality
+personalities=(
+	"intel3 "
+	"amd ,family=0x10,model=0x02"
+	"amd ,family=0x15,model=0x02"
+	"amd ,family=0x17,model=0x01"
+	"amd ,family=0x17,model=0x31"
+	"amd ,family=0x17,model=0x80"
+	"amd ,family=0x19,model=0x01"
+	"amd ,family=0x19,model=0x11"
+	"amd ,family=0x1a,model=0x30"
+)
+
+build_both x86_64
+"$TOP/bench/qemu.sh" > /dev/null
+out=$BUILD/encodings
+rm -rf "$out" && mkdir -p "$out/root/tests"
+gcc -O2 -static -o "$out/root/tests/pmu-encodings" "$TOP/bench/pmu-encodings.c"
+# the probe, appended to the guest's initramfs as a second archive
+cp "$INITRD" "$out/initrd.gz"
+truncate -s %512 "$out/initrd.gz"
+(cd "$out/root" && find . | cpio -o -H newc --reproducible -R 0:0 2>/dev/null) |
+	gzip -n >> "$out/initrd.gz"
+
+jobs=
+for p in "${personalities[@]}"; do
+	pmu=${p%% *} extra=${p#* }
+	name=$pmu$(echo "$extra" | tr -d ',=' | sed 's/family/-f/; s/model/m/; s/0x//g')
+	for kernel in stock series; do
+		image=$SERIES_IMAGE
+		[ "$kernel" = stock ] && image=$STOCK_IMAGE
+		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.log X86_PMU=$pmu"
+		jobs+=" X86_CPU_EXTRA=$extra TESTS=pmu-encodings BENCH_PMU_TRACE=1"$'\n'
+	done
+done
+boot_all <<< "$jobs"
+
+# one line per event: its open result and the control values written for
+# it (enable bit set), less the bits the exclusion and interrupt settings
+# own; the marker's write ends each event's part of the trace
+encodings() {
+	python3 - "$1" <<'PY'
+import re, sys
+on, n, seen, lines, done = False, 0, {}, [], False
+for l in open(sys.argv[1], errors='replace'):
+    if '@@BENCH-BEGIN pmu-encodings' in l:
+        on = True
+        continue
+    if not on:
+        continue
+    m = re.match(r'pmu: cpu\d+ wrmsr (0x[0-9a-f]+) (0x[0-9a-f]+|0)', l)
+    if m:
+        msr, v = int(m.group(1), 16), int(m.group(2), 16)
+        ctl = (0xc0010200 <= msr < 0xc0010210 and msr % 2 == 0) or \
+              0xc0010000 <= msr < 0xc0010004 or 0x186 <= msr < 0x18a
+        if ctl and v & 1 << 22:
+            if v & 0xffff == 0x4242:
+                n += 1
+                continue
+            w = '%#x' % (v & ~(0x30000000000 | 0x530000))
+        elif msr == 0x38d and v:
+            w = 'fixed:%#x' % v
+        else:
+            continue
+        if w not in seen.setdefault(n, []):
+            seen[n].append(w)
+        continue
+    m = re.match(r'(hw|cache) (\S+) -> (-?\d+)', l)
+    if m:
+        lines.append(' '.join(m.groups()))
+    done = done or l.startswith('pmu-encodings done')
+if not done:
+    print('(the probe did not finish)')
+for i, e in enumerate(lines):
+    print(e, *(seen.get(i, []) if e.endswith(' 0') else []))
+PY
+}
+
+bad=0
+for f in "$out"/stock-*.log; do
+	name=$(basename "$f" .log) name=${name#stock-}
+	encodings "$f" > "$out/stock-$name.txt"
+	encodings "$out/series-$name.log" > "$out/series-$name.txt"
+	if diff -U0 "$out/stock-$name.txt" "$out/series-$name.txt" > "$out/$name.diff"; then
+		echo "$name: $(grep -c . "$out/stock-$name.txt") events, the same"
+	else
+		echo "$name: differs (stock -, series +):"
+		grep '^[-+][hc]' "$out/$name.diff"
+		bad=1
+	fi
+done
+exit $bad
