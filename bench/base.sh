@@ -4,14 +4,7 @@
 # Debian's linux-source-6.12, into $BUILD/base.  Idempotent.
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.12 qemu-system-x86 qemu-system-arm qemu-efi-aarch64
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-i686-linux-gnu
-	libc6-dev-i386-cross busybox-static flex bison bc
-	libelf-dev libssl-dev cpio rsync xz-utils kmod manpages-dev python3-ply
-	secilc bpftrace
-	git make gcc
-	dpkg-dev meson ninja-build pkg-config libglib2.0-dev libpixman-1-dev
-	libattr1-dev libcap-ng-dev libfdt-dev zlib1g-dev"
+PKGS=$(sed 's/#.*//' "$TOP/bench/packages")
 
 missing=""
 for p in $PKGS; do
