@@ -44,17 +44,20 @@ $cc $cflags -o "$root/tests/observe" "$TOP/bench/observe.c"
 $cc $cflags -o "$root/tests/perfbench" "$TOP/bench/perfbench.c"
 # the random-syscall storm (make storm): not in LIST
 $cc $cflags -o "$root/tests/storm-bin" \
-	"$TOP/tools/testing/selftests/perf_events/storm.c"
+	"$TOP/bench/storm.c"
 cp "$TOP/bench/storm-guest" "$root/tests/storm"
 
 list=""
-# ours: every harness program in the project's selftest directory, built
-# beside the base's kselftest headers, which they include as "../x.h"
+# ours: every harness program in the project's selftest directory and its
+# arm64/ (in the order of their names), built beside the base's kselftest
+# headers, which they include as "../x.h" (arm64/: "../../x.h")
 ks=$out/selftests
 mkdir -p "$ks"
 cp "$BASE"/tools/testing/selftests/kselftest*.h "$ks/"
 cp -r "$TOP/tools/testing/selftests/perf_events" "$ks/"
-for f in "$ks"/perf_events/*.c; do
+for f in $(for c in "$ks"/perf_events/*.c "$ks"/perf_events/arm64/*.c; do
+		echo "$(basename "$c") $c"
+	   done | sort | cut -d' ' -f2); do
 	[ -e "$f" ] || continue
 	grep -q kselftest_harness.h "$f" || continue
 	name=$(basename "$f" .c)

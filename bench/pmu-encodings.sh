@@ -8,7 +8,7 @@
 # Stock's driver is the oracle: every event whose encoding or open errno
 # differs between the kernels is printed, and the script fails if any
 # does.  Not part of make check (some 3 minutes); its findings are kept as
-# KUnit cases (arch/x86/events/core_kunit.c).
+# KUnit cases (arch/x86/events/tests/core_kunit.c).
 . "$(dirname "$0")/lib.sh"
 
 # X86_PMU and the -cpu properties of each personality

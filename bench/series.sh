@@ -37,9 +37,12 @@ for p in $OWNED_PATHS; do
 		rm -rf "${SERIES:?}/$p"
 	fi
 done
-if [ -f "$TOP/MAINTAINERS.perf" ]; then
-	: # merged into MAINTAINERS by a glue patch
-fi
+# The base's own perf_events kselftests stay beside ours (the overlay's
+# --delete took them out): the series keeps upstream's tests.
+for f in "$BASE"/tools/testing/selftests/perf_events/*.c; do
+	[ -e "$TOP/tools/testing/selftests/perf_events/$(basename "$f")" ] ||
+		rsync --checksum "$f" "$SERIES/tools/testing/selftests/perf_events/"
+done
 
 # Glue patches: apply each one not yet applied.  A patch that changed since
 # it was applied gets its files restored from the base and is applied anew.

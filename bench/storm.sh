@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make storm: boot the debug kernel (KASAN, lockdep, kmemleak, ...) of each
 # architecture and run the seeded random-syscall storm
-# (tools/testing/selftests/perf_events/storm.c) for MINUTES.  The verdict is
+# (bench/storm.c) for MINUTES.  The verdict is
 # the kernel log (report.sh: no BUG, WARNING, KASAN, lockdep, soft lockup,
 # RCU stall, hung task or kmemleak report) and whether the storm's workers
 # all ended.

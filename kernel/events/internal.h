@@ -572,7 +572,7 @@ static inline void perf_time_advance(u64 *enabled, u64 *running, u64 *stamp,
 }
 
 #ifdef CONFIG_UPROBES
-/* uprobes.c: the pieces its KUnit suite (uprobes_kunit.c) tests alone */
+/* uprobes.c: the pieces its KUnit suite (tests/uprobes_kunit.c) tests alone */
 struct xol_area *uprobe_xol_alloc(void);
 void uprobe_xol_free(struct xol_area *area);
 long uprobe_xol_try_take(struct xol_area *area);
@@ -586,7 +586,7 @@ void uprobe_callchain_fixup(u64 *ip, unsigned int nr);
 static inline void uprobe_callchain_fixup(u64 *ip, unsigned int nr) { }
 #endif
 
-/* kunit_pmus.c: the fake PMUs of the KUnit suites */
+/* tests/kunit_pmus.c: the fake PMUs of the KUnit suites */
 struct perf_kunit_pmu {
 	struct pmu *pmu;
 	const char *name;

@@ -3,7 +3,7 @@
  * The hardware access layer of the x86 core PMU code: every MSR access,
  * CPUID query, RDPMC and write of the local APIC's performance-counter LVT
  * entry goes through a struct x86_hw.  x86_hw_native reaches the CPU it
- * runs on; the KUnit model (pmu_model.c) hands out an x86_hw of its own,
+ * runs on; the KUnit model (tests/pmu_model.c) hands out an x86_hw of its own,
  * so the code above can be run against a simulated PMU.
  *
  * Locking: none here.  An x86_hw is immutable once made; the native

@@ -5,7 +5,7 @@
  * (x86_pmu.handle_irq, arch/x86/xen/pmu.c) and the raw event encoding of
  * resctrl's pseudo-locking measurements (X86_CONFIG(), arch/x86/kernel/
  * cpu/resctrl/pseudo_lock.c).  The handler is the core PMU driver's
- * (core_driver.c); without a core PMU it claims nothing.  Its users get
+ * (pmu.c); without a core PMU it claims nothing.  Its users get
  * <linux/perf_event.h> with it, as they always have from this header
  * (Xen's PMU code relies on that).
  */

@@ -3,7 +3,7 @@
  * Event mapping: the generic PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE
  * events onto PMUv3 common event numbers, and which common events a CPU
  * implements (PMCEID0/1_EL0).  Pure functions of their arguments, with no
- * locking; the KUnit suite (pmuv3_kunit.c) drives them directly.
+ * locking; the KUnit suite (tests/pmuv3_kunit.c) drives them directly.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>

@@ -29,7 +29,6 @@
 #include "bpf_helpers.h"
 #include "perf_records.h"
 
-#define KPROBE_TYPE	"/sys/bus/event_source/devices/kprobe/type"
 #define TP_FORK		"sched/sched_process_fork"
 #define FUNC		"vfs_read"
 #define HITS		16
@@ -235,13 +234,6 @@ static int load_ret1(int type)
 static int set_bpf(int fd, int prog)
 {
 	return ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ? -errno : 0;
-}
-
-static long kprobe_type(void)
-{
-	long type;
-
-	return read_int_file(KPROBE_TYPE, &type) ? -1 : type;
 }
 
 static int open_kprobe(long type)

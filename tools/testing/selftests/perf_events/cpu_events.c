@@ -16,15 +16,6 @@
 
 #define MS	1000000LL
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static int open_on(__u64 config, pid_t pid, int cpu, int user_only)
 {
 	struct perf_event_attr attr;

@@ -23,14 +23,6 @@
 #define READS		20
 #define REC_MAX		512
 
-static long kprobe_type(void)
-{
-	long type;
-
-	if (read_int_file(KPROBE_SYSFS "/type", &type))
-		return -1;
-	return type;
-}
 
 /* The address of @name in /proc/kallsyms (0: not there or hidden). */
 static uint64_t kallsyms_addr(const char *name)

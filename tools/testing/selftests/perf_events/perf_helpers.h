@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small helpers shared by the perf_events selftests: the raw syscall, an
- * attribute initialiser and reads of counters and sysctls.
+ * attribute initialiser, reads of counters, sysctls and PMU types, and
+ * pinning the caller to a CPU.
  */
 #ifndef PERF_SELFTEST_HELPERS_H
 #define PERF_SELFTEST_HELPERS_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -183,6 +185,36 @@ static inline int write_int_file(const char *path, long val)
 	snprintf(buf, sizeof(buf), "%ld\n", val);
 	return write_str_file(path, buf);
 }
+
+/* The type of the PMU @pmu from sysfs: 0 or -errno. */
+static inline int pmu_type(const char *pmu, long *type)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 pmu);
+	return read_int_file(path, type);
+}
+
+/* The kprobe PMU's type, or -1 where it is not built. */
+static inline long kprobe_type(void)
+{
+	long type;
+
+	return pmu_type("kprobe", &type) ? -1 : type;
+}
+
+#ifdef CPU_ZERO		/* _GNU_SOURCE, defined before the first include */
+/* Pin the caller to CPU @cpu: 0 or -1 (errno set). */
+static inline int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+#endif
 
 #define TRACEFS		"/sys/kernel/tracing"
 

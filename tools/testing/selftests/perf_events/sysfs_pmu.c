@@ -12,14 +12,6 @@
 
 #define PMU_DIR	"/sys/bus/event_source/devices"
 
-static int pmu_type(const char *pmu, long *type)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
-	return read_int_file(path, type);
-}
-
 FIXTURE(fixed) {
 };
 

@@ -74,15 +74,6 @@ static void renames(int n)
 		prctl(PR_SET_NAME, i & 1 ? "tp_odd" : "tp_even");
 }
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static int ioctl_err(int fd, unsigned long cmd, unsigned long arg)
 {
 	return ioctl(fd, cmd, arg) ? -errno : 0;

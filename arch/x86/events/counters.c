@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counter scheduling of the x86 core PMU: which counters can count an
+ * event (its constraint), the assignment of a set of events to free
+ * counters, all of them or none, group validation at open, and adding a
+ * group to a CPU's counters and removing an event from them.
+ *
+ * Constraints: every general-purpose counter counts every event the
+ * driver maps (the architectural events of Intel, AMD's core events); an
+ * Intel fixed counter counts its own event as well (instructions on 0,
+ * core cycles on 1, topdown slots on 3) when no edge, invert, counter mask
+ * or pin control is asked for, and its pseudo-encoding names it alone
+ * (reference cycles at the TSC rate exist on fixed counter 2 only).
+ *
+ * The assignment is a bipartite matching: events are taken from the most
+ * constrained to the least (ties in the order given), each takes the
+ * first free counter it may use, fixed counters before general-purpose
+ * ones and lower indices first, and where none is free an augmenting path
+ * moves events placed before it.  The result depends only on the input,
+ * and a set that has any assignment gets one.
+ *
+ * Locking: x86_core_constraint() and x86_core_assign() read only their
+ * arguments.  Group validation walks the leader's sibling list from
+ * event_init, which perf_event_open() calls with the leader's ctx->mutex
+ * held, so no member joins or leaves meanwhile (a fork's clone of a
+ * group is its own until the fork installs it).  x86_core_add_group() and
+ * x86_core_del() change a CPU's counters: see cpu_pmu.h.
+ */
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/perf_event.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+
+#include "cpu_pmu.h"
+
+/* the events Intel's fixed counters count, by counter (SDM) */
+static const u64 intel_fixed_events[X86_CORE_NR_FIXED] = {
+	0x00c0,		/* INST_RETIRED.ANY */
+	0x003c,		/* CPU_CLK_UNHALTED.THREAD */
+	0,		/* CPU_CLK_UNHALTED.REF_TSC: pseudo-encoding only */
+	0x01a4,		/* TOPDOWN.SLOTS */
+};
+
+static u64 fixed_bit(const struct x86_pmu_desc *desc, unsigned int i)
+{
+	if (i >= X86_CORE_NR_FIXED || !(desc->fixed_mask & BIT(i)))
+		return 0;
+	return BIT_ULL(X86_CORE_IDX_FIXED + i);
+}
+
+/**
+ * x86_core_constraint - the counters that can count an event
+ * @desc: the PMU
+ * @evsel: the event's control value (hw.config)
+ *
+ * Return: a mask of counter indices; 0 when none can.
+ */
+u64 x86_core_constraint(const struct x86_pmu_desc *desc, u64 evsel)
+{
+	u64 code = evsel & INTEL_ARCH_EVENT_MASK;
+	u64 mask = desc->num_gp ? GENMASK_ULL(desc->num_gp - 1, 0) : 0;
+	unsigned int i;
+
+	if (desc->vendor != X86_PMU_INTEL)
+		return desc->vendor == X86_PMU_AMD ? mask : 0;
+	/* event select 0, unit mask i + 1: fixed counter i only */
+	if (code && !(code & ARCH_PERFMON_EVENTSEL_EVENT))
+		return fixed_bit(desc, (code >> 8) - 1);
+	if (evsel & X86_CORE_FIXED_CANNOT)
+		return mask;
+	for (i = 0; i < X86_CORE_NR_FIXED; i++)
+		if (intel_fixed_events[i] && code == intel_fixed_events[i])
+			mask |= fixed_bit(desc, i);
+	return mask;
+}
+
+/* the counter @cand prefers: fixed counters first, then the lowest */
+static unsigned int preferred(u64 cand)
+{
+	u64 fixed = cand & GENMASK_ULL(63, X86_CORE_IDX_FIXED);
+
+	return __ffs64(fixed ? fixed : cand);
+}
+
+struct matching {
+	u64 allowed[X86_CORE_NR_IDX];
+	int owner[X86_CORE_NR_IDX];	/* event on each counter, or -1 */
+	u64 visited;
+};
+
+/* Kuhn's augmenting path from event @e; depth at most the counter count */
+static bool augment(struct matching *mt, unsigned int e)
+{
+	u64 cand = mt->allowed[e] & ~mt->visited;
+	unsigned int idx;
+
+	while (cand) {
+		idx = preferred(cand);
+		cand &= ~BIT_ULL(idx);
+		mt->visited |= BIT_ULL(idx);
+		if (mt->owner[idx] < 0 || augment(mt, mt->owner[idx])) {
+			mt->owner[idx] = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * x86_core_assign - counters for a set of events, all or none
+ * @desc: the PMU
+ * @evsel: the events' control values
+ * @n: how many
+ * @busy: counter indices already taken
+ * @assign: the counter index of each event, on success
+ *
+ * Return: 0, or -EAGAIN when the events cannot all be counted at once on
+ * the counters that are free (@assign is then left as it was).
+ */
+int x86_core_assign(const struct x86_pmu_desc *desc, const u64 *evsel,
+		    unsigned int n, u64 busy, int *assign)
+{
+	unsigned int order[X86_CORE_NR_IDX];
+	struct matching mt;
+	unsigned int i, j, e, w;
+	u64 taken = busy, free;
+
+	if (n > X86_CORE_NR_IDX)
+		return -EAGAIN;
+	for (i = 0; i < X86_CORE_NR_IDX; i++)
+		mt.owner[i] = -1;
+	for (i = 0; i < n; i++) {
+		mt.allowed[i] = x86_core_constraint(desc, evsel[i]) & ~busy;
+		if (!mt.allowed[i])
+			return -EAGAIN;
+		/* insertion sort by weight, stable */
+		w = hweight64(mt.allowed[i]);
+		for (j = i; j > 0 && hweight64(mt.allowed[order[j - 1]]) > w; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (i = 0; i < n; i++) {
+		e = order[i];
+		free = mt.allowed[e] & ~taken;
+		if (free) {
+			j = preferred(free);
+			mt.owner[j] = e;
+			taken |= BIT_ULL(j);
+			continue;
+		}
+		mt.visited = busy;
+		if (!augment(&mt, e))
+			return -EAGAIN;
+		for (j = 0; j < X86_CORE_NR_IDX; j++)
+			if (mt.owner[j] >= 0)
+				taken |= BIT_ULL(j);
+	}
+	for (i = 0; i < X86_CORE_NR_IDX; i++)
+		if (mt.owner[i] >= 0)
+			assign[mt.owner[i]] = i;
+	return 0;
+}
+
+/*
+ * A member of the group being validated: its control value is added to
+ * @evsel if it will want a counter (@wants).  Software events need no
+ * counter; another hardware PMU's event can never be scheduled with ours.
+ */
+static int group_member(const struct x86_core_pmu *core,
+			struct perf_event *member, bool wants, u64 *evsel,
+			unsigned int *n)
+{
+	if (member->pmu != core->pmu)
+		return member->pmu->task_ctx_nr == perf_sw_context ? 0 : -EINVAL;
+	if (!wants)
+		return 0;
+	if (*n >= X86_CORE_NR_IDX)
+		return -EINVAL;
+	evsel[(*n)++] = member->hw.config;
+	return 0;
+}
+
+/**
+ * x86_core_validate_group - can @event's group ever be on the counters?
+ * @core: the PMU
+ * @event: the event being opened, its hw.config filled in
+ *
+ * The leader counts; a member only if it is enabled, as on Linux: members
+ * opened disabled may join beyond the counters (the group then fits only
+ * as long as they stay off).
+ *
+ * Return: 0, or -EINVAL: a group that can never be scheduled is invalid,
+ * not busy.
+ */
+int x86_core_validate_group(const struct x86_core_pmu *core,
+			    struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event *sibling;
+	u64 evsel[X86_CORE_NR_IDX];
+	int assign[X86_CORE_NR_IDX];
+	unsigned int n = 0;
+	int ret;
+
+	if (leader != event) {
+		ret = group_member(core, leader,
+				   leader->state >= PERF_EVENT_STATE_OFF, evsel,
+				   &n);
+		if (ret)
+			return ret;
+		list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+			if (sibling == event)
+				continue;
+			ret = group_member(core, sibling,
+					   sibling->state > PERF_EVENT_STATE_OFF,
+					   evsel, &n);
+			if (ret)
+				return ret;
+		}
+	}
+	ret = group_member(core, event, leader == event || !event->attr.disabled,
+			   evsel, &n);
+	if (ret)
+		return ret;
+	return x86_core_assign(&core->desc, evsel, n, 0, assign) ? -EINVAL : 0;
+}
+
+/* point @event's MSR fields at counter @idx */
+static void place(const struct x86_pmu_desc *desc, struct perf_event *event,
+		  unsigned int idx)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	unsigned int i;
+
+	hwc->idx = idx;
+	if (idx >= X86_CORE_IDX_FIXED) {
+		i = idx - X86_CORE_IDX_FIXED;
+		hwc->config_base = MSR_CORE_PERF_FIXED_CTR_CTRL;
+		hwc->event_base = MSR_CORE_PERF_FIXED_CTR0 + i;
+		hwc->event_base_rdpmc = INTEL_PMC_FIXED_RDPMC_BASE | i;
+	} else {
+		hwc->config_base = x86_pmu_evtsel_msr(desc, idx);
+		hwc->event_base = x86_pmu_ctr_msr(desc, idx);
+		hwc->event_base_rdpmc = idx;
+	}
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+/**
+ * x86_core_add_group - put events on a CPU's free counters, all or none
+ * @cpu: this CPU's counters
+ * @events: the events (hw.config filled in by event_init)
+ * @n: how many
+ *
+ * The events are placed, stopped; x86_core_start() starts each.
+ *
+ * Return: 0, or -EAGAIN when they do not all fit now (nothing changed).
+ */
+int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
+		       unsigned int n)
+{
+	u64 evsel[X86_CORE_NR_IDX];
+	int assign[X86_CORE_NR_IDX];
+	unsigned int i;
+	int ret;
+
+	if (n > X86_CORE_NR_IDX)
+		return -EAGAIN;
+	for (i = 0; i < n; i++)
+		evsel[i] = events[i]->hw.config;
+	ret = x86_core_assign(&cpu->core->desc, evsel, n, cpu->used, assign);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		place(&cpu->core->desc, events[i], assign[i]);
+		cpu->events[assign[i]] = events[i];
+		cpu->used |= BIT_ULL(assign[i]);
+	}
+	return 0;
+}
+
+/**
+ * x86_core_del - take an event off its counter, folding in its last count
+ * @cpu: this CPU's counters
+ * @event: an event placed by x86_core_add_group()
+ */
+void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	int idx = event->hw.idx;
+
+	x86_core_stop(cpu, event, true);
+	cpu->events[idx] = NULL;
+	cpu->used &= ~BIT_ULL(idx);
+	event->hw.idx = -1;
+	perf_event_update_userpage(event);
+}

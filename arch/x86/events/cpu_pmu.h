@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface of the x86 core PMU driver (Intel architectural
+ * performance monitoring, AMD core counters): what an event asks of the
+ * hardware, where it is counted, and how it is programmed and read.
+ *
+ * Files of arch/x86/events
+ * -------------------------
+ *   cpu_pmu.h      this interface
+ *   pmu.c          the registered "cpu" PMU: struct pmu, transactions,
+ *                  the PMI (NMI), CPU hotplug, suspend, the boot log,
+ *                  Xen PV's forwarded PMI, freeze_on_smi
+ *   events.c       generic, cache and raw events to PERFEVTSEL / PERF_CTL
+ *                  values; the exclusion bits; the checks of event_init
+ *   counters.c     counter constraints, assignment of a set of events to
+ *                  counters (all or nothing), group validation at open
+ *   count.c        programming the counters, global or per-counter enable,
+ *                  reading with extension to 64 bits, sample periods, the
+ *                  overflow (PMI) handler
+ *   sysfs.c        format/, events/, caps/, freeze_on_smi
+ *   user_access.c  user-space RDPMC: the rdpmc file, CR4.PCE per mm, the
+ *                  user page's counter index and width
+ *   detect.c/.h    CPUID detection of Intel and AMD core PMUs
+ *   hw.c/.h        the hardware access layer (MSRs, CPUID, RDPMC, LVTPC)
+ *   arch.c         what the core asks of x86 for a sample: IP and mode,
+ *                  callchains, the user page's time fields
+ *   msr.c          the msr PMU (tsc)
+ *   virt.c         what KVM asks of the driver (capabilities, event
+ *                  selects, guest MSRs, SVM, LBR), the LAPIC set-up
+ *   intel_ds.c, intel_pt.c, perf_event.h
+ *                  what other x86 code asks of features not built (the
+ *                  DS area, PT capabilities); Xen's and resctrl's header
+ *   tests/         KUnit: a model of the PMU's MSRs (pmu_model.c) with
+ *                  CPUID fixtures of real parts (pmu_fixtures.c), and the
+ *                  suites perf_x86_detect, _model, _core, _driver and
+ *                  perf_intel_pt
+ *
+ * Counter indices are the global control's bit numbers: general-purpose
+ * counter i is index i, fixed counter i is X86_CORE_IDX_FIXED + i.
+ *
+ * Locking
+ * -------
+ * A struct x86_core_pmu is filled once (from detection) before any event
+ * uses it, and only read afterwards, but for @freeze_on_smi: the sysfs
+ * file writes it under the driver's freeze_lock with CPU hotplug held
+ * off (cpus_read_lock()), and a CPU that comes up reads it.  A struct x86_core_cpu belongs to one
+ * CPU: every function taking one runs on that CPU with IRQs off (under the
+ * core's ctx->lock, or in the PMI, which is an NMI), or, under KUnit, in
+ * the one test thread that owns it.  The mapping, validation and
+ * constraint functions only read their arguments.
+ */
+#ifndef _ARCH_X86_EVENTS_CORE_PMU_H
+#define _ARCH_X86_EVENTS_CORE_PMU_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h>
+#include <asm/perf_event.h>
+
+#include "detect.h"
+#include "hw.h"
+
+#define X86_CORE_IDX_FIXED	INTEL_PMC_IDX_FIXED
+#define X86_CORE_MAX_GP		INTEL_PMC_MAX_GENERIC
+/* fixed counters the driver knows what they count (SDM: 0 to 3) */
+#define X86_CORE_NR_FIXED	4
+#define X86_CORE_NR_IDX		(X86_CORE_IDX_FIXED + X86_CORE_NR_FIXED)
+
+/*
+ * Intel: the pseudo-encodings of the fixed counters (event select 0, unit
+ * mask i + 1; SDM vol. 3B, "Fixed-Function Performance Counters", as the
+ * event lists give them).  They name a fixed counter only and cannot be
+ * programmed on a general-purpose counter.
+ */
+#define X86_CORE_FIXED_PSEUDO(i)	(((u64)(i) + 1) << 8)
+
+/* the control bits a fixed counter cannot apply: it counts its event as is */
+#define X86_CORE_FIXED_CANNOT	(ARCH_PERFMON_EVENTSEL_EDGE | \
+				 ARCH_PERFMON_EVENTSEL_INV | \
+				 ARCH_PERFMON_EVENTSEL_CMASK | \
+				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
+
+/* The Intel architectural events (CPUID 0xA EBX bit numbers, SDM) */
+enum x86_core_arch_event {
+	X86_ARCH_CORE_CYCLES,		/* 0x3c, umask 0x00 */
+	X86_ARCH_INSTRUCTIONS,		/* 0xc0, umask 0x00 */
+	X86_ARCH_REF_CYCLES,		/* 0x3c, umask 0x01 */
+	X86_ARCH_LLC_REFERENCES,	/* 0x2e, umask 0x4f */
+	X86_ARCH_LLC_MISSES,		/* 0x2e, umask 0x41 */
+	X86_ARCH_BRANCHES,		/* 0xc4, umask 0x00 */
+	X86_ARCH_BRANCH_MISSES,		/* 0xc5, umask 0x00 */
+	X86_ARCH_TOPDOWN_SLOTS,		/* 0xa4, umask 0x01 */
+	X86_ARCH_NR_EVENTS,
+};
+
+/*
+ * Called for a sampling event whose period ended, with the period; a
+ * nonzero return asks for the event to be stopped (throttling).  The
+ * registered driver passes perf_event_overflow(); KUnit records the call.
+ */
+typedef int (*x86_core_overflow_fn)(struct perf_event *event, u64 period,
+				    void *arg);
+
+/*
+ * struct x86_core_pmu - one core PMU, as detected
+ *
+ * @hw: the hardware (x86_hw_native, or a KUnit model).
+ * @desc: what detection found.
+ * @pmu: the struct pmu its events belong to (group validation looks at
+ *	the members' PMU); not registered by this slice.
+ * @max_period: the longest period a counter can be armed with: half the
+ *	counter's range where counters are written at full width (AMD, and
+ *	Intel with FW_WRITE), else 2^31 - 1, as IA32_PMCx writes take bits
+ *	31:0 only and sign-extend them.
+ * @overflow: called for a sampling event whose period ended.
+ * @overflow_arg: its last argument.
+ * @hg_bits: AMD: what each CPU's @hg_bits starts as when the CPU comes
+ *	up (false for the native PMU: SVM is off until KVM turns it on).
+ * @freeze_on_smi: Intel: the counters stop while a CPU is in System
+ *	Management Mode (IA32_DEBUGCTL.FREEZE_WHILE_SMM on every CPU); on
+ *	from boot, sysfs "freeze_on_smi" turns it off and on.
+ */
+struct x86_core_pmu {
+	const struct x86_hw *hw;
+	struct x86_pmu_desc desc;
+	struct pmu *pmu;
+	u64 max_period;
+	x86_core_overflow_fn overflow;
+	void *overflow_arg;
+	bool hg_bits;
+	bool freeze_on_smi;
+};
+
+/*
+ * struct x86_core_cpu - one CPU's counters; see "Locking" above.
+ *
+ * @core: the PMU.
+ * @events: the event on each counter index.
+ * @used: counter indices assigned to an event.
+ * @running: counter indices started (counting whenever the PMU is on).
+ * @enabled: the PMU is on (pmu_enable); off between pmu_disable and
+ *	pmu_enable, and in the PMI.
+ * @hg_bits: AMD: the HostOnly and GuestOnly bits go to the counters (SVM
+ *	is enabled on this CPU); without SVM they are left out, as no guest runs
+ *	and a counter with HostOnly alone would not count.
+ * @fixed_ctrl: what IA32_FIXED_CTR_CTRL holds.
+ */
+struct x86_core_cpu {
+	const struct x86_core_pmu *core;
+	struct perf_event *events[X86_CORE_NR_IDX];
+	u64 used;
+	u64 running;
+	bool enabled;
+	bool hg_bits;
+	u64 fixed_ctrl;
+};
+
+/*
+ * struct x86_core_driver_cpu - a registered driver's state on one CPU
+ *
+ * @counters: the counters.
+ * @regs: the interrupted registers while the PMI is handled.
+ * @txn_flags: the open transaction (PERF_PMU_TXN_*), 0 outside one.
+ * @nr_txn: events add()ed in it, waiting in @txn for commit_txn.
+ * @txn: those events.
+ * @txn_start: whether add() asked to start each.
+ * @guest_msr: what perf_guest_get_msrs() hands KVM (one MSR).
+ */
+struct x86_core_driver_cpu {
+	struct x86_core_cpu counters;
+	struct pt_regs *regs;
+	unsigned int txn_flags;
+	unsigned int nr_txn;
+	struct perf_event *txn[X86_CORE_NR_IDX];
+	bool txn_start[X86_CORE_NR_IDX];
+	struct perf_guest_switch_msr guest_msr;
+};
+
+/*
+ * struct x86_core_driver - a core PMU registered with the perf core
+ *
+ * @pmu: what the core calls.
+ * @core: the PMU it drives.
+ * @cpus: the per-CPU state.
+ */
+struct x86_core_driver {
+	struct pmu pmu;
+	struct x86_core_pmu core;
+	struct x86_core_driver_cpu __percpu *cpus;
+};
+
+/* pmu.c */
+int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
+			  const struct x86_pmu_desc *desc);
+void x86_core_driver_cpu_up(struct x86_core_driver *drv, unsigned int nr);
+void x86_core_driver_free(struct x86_core_driver *drv);
+int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs);
+struct x86_core_driver *x86_core_native(void);
+struct x86_core_driver *x86_core_driver_of(struct pmu *pmu);
+void x86_core_driver_set_freeze_on_smi(struct x86_core_driver *drv, bool on);
+
+/* sysfs.c */
+extern const struct attribute_group *x86_core_attr_groups[];
+
+/* user_access.c */
+extern const struct attribute_group x86_core_rdpmc_group;
+void x86_core_user_update_userpage(struct perf_event *event,
+				   struct perf_event_mmap_page *up);
+void x86_core_user_event_init(struct perf_event *event);
+int x86_core_user_event_idx(struct perf_event *event);
+void x86_core_user_event_mapped(struct perf_event *event, struct mm_struct *mm);
+void x86_core_user_event_unmapped(struct perf_event *event,
+				  struct mm_struct *mm);
+
+/* events.c */
+int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
+			  u64 *evsel);
+int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
+			     u64 *evsel);
+int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config,
+		       u64 *evsel);
+u64 x86_core_filter_bits(const struct x86_pmu_desc *desc,
+			 const struct perf_event_attr *attr);
+int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event);
+
+/* counters.c */
+u64 x86_core_constraint(const struct x86_pmu_desc *desc, u64 evsel);
+int x86_core_assign(const struct x86_pmu_desc *desc, const u64 *evsel,
+		    unsigned int n, u64 busy, int *assign);
+int x86_core_validate_group(const struct x86_core_pmu *core,
+			    struct perf_event *event);
+int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
+		       unsigned int n);
+void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event);
+
+/* count.c */
+void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
+		       const struct x86_pmu_desc *desc);
+void x86_core_cpu_init(struct x86_core_cpu *cpu,
+		       const struct x86_core_pmu *core);
+void x86_core_cpu_reset(struct x86_core_cpu *cpu);
+void x86_core_set_hg_bits(struct x86_core_cpu *cpu, bool on);
+void x86_core_apply_freeze_on_smi(struct x86_core_cpu *cpu);
+void x86_core_enable(struct x86_core_cpu *cpu);
+void x86_core_disable(struct x86_core_cpu *cpu);
+void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
+		   bool update_count);
+void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_core_cpu_save(struct x86_core_cpu *cpu);
+void x86_core_cpu_restore(struct x86_core_cpu *cpu);
+int x86_core_handle_irq(struct x86_core_cpu *cpu);
+
+#endif /* _ARCH_X86_EVENTS_CORE_PMU_H */

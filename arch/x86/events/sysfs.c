@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the core PMU shows under /sys/bus/event_source/devices/cpu: format/
+ * (how a raw config is laid out: Intel's PERFEVTSELx fields, or AMD's
+ * PERF_CTL ones with the event select's high bits at config:32-35),
+ * events/ (the generic hardware events this CPU counts, by the perf tool's
+ * names, as event=,umask=,... terms), caps/ (pmu_name, max_precise),
+ * rdpmc (user_access.c) and, on Intel, freeze_on_smi.  Each attribute finds
+ * its driver through the PMU device's drvdata.  Read-only data fixed at
+ * registration, but freeze_on_smi, which pmu.c sets under its lock.
+ */
+#include <linux/device.h>
+#include <linux/kstrtox.h>
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
+#include <asm/perf_event.h>
+
+#include "cpu_pmu.h"
+
+static struct x86_core_driver *dev_driver(struct device *dev)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return container_of(pmu, struct x86_core_driver, pmu);
+}
+
+static const struct x86_pmu_desc *dev_desc(struct device *dev)
+{
+	return &dev_driver(dev)->core.desc;
+}
+
+static const struct x86_pmu_desc *kobj_desc(struct kobject *kobj)
+{
+	return dev_desc(kobj_to_dev(kobj));
+}
+
+static bool is_amd(const struct x86_pmu_desc *desc)
+{
+	return desc->vendor == X86_PMU_AMD;
+}
+
+/* ---- format/ ---- */
+
+static ssize_t event_show(struct device *dev, struct device_attribute *attr,
+			  char *page)
+{
+	return sysfs_emit(page, is_amd(dev_desc(dev)) ? "config:0-7,32-35\n" :
+							"config:0-7\n");
+}
+
+static struct device_attribute format_attr_event = __ATTR_RO(event);
+PMU_FORMAT_ATTR(umask, "config:8-15");
+PMU_FORMAT_ATTR(edge, "config:18");
+PMU_FORMAT_ATTR(pc, "config:19");
+PMU_FORMAT_ATTR(any, "config:21");
+PMU_FORMAT_ATTR(inv, "config:23");
+PMU_FORMAT_ATTR(cmask, "config:24-31");
+
+static struct attribute *format_attrs[] = {
+	&format_attr_event.attr,
+	&format_attr_umask.attr,
+	&format_attr_edge.attr,
+	&format_attr_pc.attr,
+	&format_attr_any.attr,
+	&format_attr_inv.attr,
+	&format_attr_cmask.attr,
+	NULL,
+};
+
+/*
+ * pc is Intel's only, and so is any: shown from version 2 on, though the
+ * bit counts only from version 3 (before, an event with it is EINVAL),
+ * and hidden once CPUID deprecates AnyThread
+ */
+static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
+			      int i)
+{
+	const struct x86_pmu_desc *desc = kobj_desc(kobj);
+
+	if (attr == &format_attr_pc.attr && is_amd(desc))
+		return 0;
+	if (attr == &format_attr_any.attr &&
+	    (is_amd(desc) || desc->version < 2 || desc->anythread_deprecated))
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group format_group = {
+	.name		= "format",
+	.attrs		= format_attrs,
+	.is_visible	= format_visible,
+};
+
+/* ---- events/ ---- */
+
+/* the terms of a generic event's control value, as format/ names them */
+static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
+			    char *page)
+{
+	struct perf_pmu_events_attr *ev =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+	u64 evsel, event;
+	int len;
+
+	if (x86_core_map_hw_event(dev_desc(dev), ev->id, &evsel))
+		return -ENOENT;
+	event = evsel & ARCH_PERFMON_EVENTSEL_EVENT;
+	event |= (evsel & AMD64_EVENTSEL_EVENT & ~ARCH_PERFMON_EVENTSEL_EVENT) >> 24;
+	len = sysfs_emit(page, "event=0x%02llx", event);
+	if (evsel & ARCH_PERFMON_EVENTSEL_UMASK)
+		len += sysfs_emit_at(page, len, ",umask=0x%02llx",
+				     (evsel & ARCH_PERFMON_EVENTSEL_UMASK) >> 8);
+	if (evsel & ARCH_PERFMON_EVENTSEL_EDGE)
+		len += sysfs_emit_at(page, len, ",edge");
+	if (evsel & ARCH_PERFMON_EVENTSEL_INV)
+		len += sysfs_emit_at(page, len, ",inv");
+	if (evsel & ARCH_PERFMON_EVENTSEL_CMASK)
+		len += sysfs_emit_at(page, len, ",cmask=0x%02llx",
+				     (evsel & ARCH_PERFMON_EVENTSEL_CMASK) >> 24);
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
+}
+
+/* PMU_EVENT_ATTR_ID(), with the name as a string: it has dashes */
+#define GENERIC(_name, _id)						\
+	(&((struct perf_pmu_events_attr[]) {				\
+		{ .attr = { .attr = { .name = _name, .mode = 0444 },	\
+			    .show = generic_show },			\
+		  .id = PERF_COUNT_HW_##_id, } })[0].attr.attr)
+
+static struct attribute *events_attrs[] = {
+	GENERIC("cpu-cycles", CPU_CYCLES),
+	GENERIC("instructions", INSTRUCTIONS),
+	GENERIC("cache-references", CACHE_REFERENCES),
+	GENERIC("cache-misses", CACHE_MISSES),
+	GENERIC("branch-instructions", BRANCH_INSTRUCTIONS),
+	GENERIC("branch-misses", BRANCH_MISSES),
+	GENERIC("bus-cycles", BUS_CYCLES),
+	GENERIC("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	GENERIC("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
+	GENERIC("ref-cycles", REF_CPU_CYCLES),
+	NULL,
+};
+
+/* only the events this CPU counts */
+static umode_t events_visible(struct kobject *kobj, struct attribute *attr,
+			      int i)
+{
+	struct perf_pmu_events_attr *ev =
+		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+	u64 evsel;
+
+	return x86_core_map_hw_event(kobj_desc(kobj), ev->id, &evsel) ?
+	       0 : attr->mode;
+}
+
+static const struct attribute_group events_group = {
+	.name		= "events",
+	.attrs		= events_attrs,
+	.is_visible	= events_visible,
+};
+
+/* ---- caps/ ---- */
+
+static ssize_t pmu_name_show(struct device *dev, struct device_attribute *attr,
+			     char *page)
+{
+	const struct x86_pmu_desc *desc = dev_desc(dev);
+
+	/* the architectural events of version 2 and later, whatever the part */
+	if (desc->version >= 2)
+		return sysfs_emit(page, "generic_arch_v2+\n");
+	return sysfs_emit(page, "generic_arch_v%u\n", desc->version);
+}
+
+/* no PEBS or IBS: no precise_ip level beyond 0 */
+static ssize_t max_precise_show(struct device *dev,
+				struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+
+static DEVICE_ATTR_RO(pmu_name);
+static DEVICE_ATTR_RO(max_precise);
+
+static struct attribute *caps_attrs[] = {
+	&dev_attr_pmu_name.attr,
+	&dev_attr_max_precise.attr,
+	NULL,
+};
+
+/* pmu_name is Intel's: AMD's core PMU has none */
+static umode_t caps_visible(struct kobject *kobj, struct attribute *attr,
+			    int i)
+{
+	if (attr == &dev_attr_pmu_name.attr && is_amd(kobj_desc(kobj)))
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group caps_group = {
+	.name		= "caps",
+	.attrs		= caps_attrs,
+	.is_visible	= caps_visible,
+};
+
+/* ---- freeze_on_smi ---- */
+
+static ssize_t freeze_on_smi_show(struct device *dev,
+				  struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  READ_ONCE(dev_driver(dev)->core.freeze_on_smi));
+}
+
+/* 0 or 1, in any base kstrtoul() reads */
+static ssize_t freeze_on_smi_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	unsigned long on;
+	int err = kstrtoul(buf, 0, &on) ?: (on <= 1 ? 0 : -EINVAL);
+
+	if (!err)
+		x86_core_driver_set_freeze_on_smi(dev_driver(dev), on);
+	return err ?: count;
+}
+
+static DEVICE_ATTR_RW(freeze_on_smi);
+
+static struct attribute *smm_attrs[] = {
+	&dev_attr_freeze_on_smi.attr,
+	NULL,
+};
+
+/* IA32_DEBUGCTL's FREEZE_WHILE_SMM is Intel's */
+static umode_t smm_visible(struct kobject *kobj, struct attribute *attr,
+			   int i)
+{
+	return kobj_desc(kobj)->vendor == X86_PMU_INTEL ? attr->mode : 0;
+}
+
+static const struct attribute_group smm_group = {
+	.attrs		= smm_attrs,
+	.is_visible	= smm_visible,
+};
+
+const struct attribute_group *x86_core_attr_groups[] = {
+	&format_group,
+	&events_group,
+	&caps_group,
+	&x86_core_rdpmc_group,
+	&smm_group,
+	NULL,
+};

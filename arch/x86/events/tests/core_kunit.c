@@ -1,0 +1,953 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "perf_x86_core": the event logic and counting of the x86
+ * core PMU driver, run against the model of the PMU (pmu_model.c) with
+ * the fixtures of real parts.  Generic, cache and raw events map to the
+ * documented encodings or to the ABI's errnos; groups are assigned to fixed
+ * and general-purpose counters, all or nothing, and a group that can
+ * never fit is refused at open; counts are exact across the PMU going off
+ * and on and the event leaving and coming back to the counters; the
+ * exclusion bits land in the control MSRs; a period ends with the counter
+ * wrapping at its width, one sample, the counter re-armed at minus the
+ * period, the status acknowledged and LVTPC unmasked.
+ *
+ * The struct perf_events here are made by the tests, never seen by the
+ * core; each test owns its model and events, so there is no locking.
+ */
+#include <kunit/test.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/perf_event.h>
+#include <asm/apicdef.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+
+#include "../cpu_pmu.h"
+#include "pmu_model.h"
+
+#define HW	PERF_TYPE_HARDWARE
+#define CACHE	PERF_TYPE_HW_CACHE
+#define RAW	PERF_TYPE_RAW
+
+#define CACHE_CFG(c, o, r) \
+	(PERF_COUNT_HW_CACHE_##c | PERF_COUNT_HW_CACHE_OP_##o << 8 | \
+	 PERF_COUNT_HW_CACHE_RESULT_##r << 16)
+
+#define FIXED(i)	(X86_CORE_IDX_FIXED + (i))
+
+/* one event's mapping on one part: the control value, or an errno */
+struct map_case {
+	const struct x86_pmu_model_fixture *fx;
+	const char *what;
+	u32 type;
+	u64 config;
+	int err;
+	u64 evsel;
+};
+
+#define MAP(f, w, t, c, e)	{ &x86_pmu_fixture_##f, #f ": " w, t, c, 0, e }
+#define BAD(f, w, t, c, e)	{ &x86_pmu_fixture_##f, #f ": " w, t, c, e, 0 }
+
+static const struct map_case map_cases[] = {
+	MAP(intel_skl, "cycles", HW, PERF_COUNT_HW_CPU_CYCLES, 0x003c),
+	MAP(intel_skl, "instructions", HW, PERF_COUNT_HW_INSTRUCTIONS, 0x00c0),
+	MAP(intel_skl, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES, 0x0300),
+	MAP(intel_skl, "cache-references", HW, PERF_COUNT_HW_CACHE_REFERENCES, 0x4f2e),
+	MAP(intel_skl, "cache-misses", HW, PERF_COUNT_HW_CACHE_MISSES, 0x412e),
+	MAP(intel_skl, "branches", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0x00c4),
+	MAP(intel_skl, "branch-misses", HW, PERF_COUNT_HW_BRANCH_MISSES, 0x00c5),
+	MAP(intel_skl, "bus-cycles", HW, PERF_COUNT_HW_BUS_CYCLES, 0x013c),
+	BAD(intel_skl, "stalled-frontend", HW, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	    -ENOENT),
+	BAD(intel_skl, "stalled-backend", HW, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	    -ENOENT),
+	BAD(intel_skl, "hw out of range", HW, PERF_COUNT_HW_MAX, -EINVAL),
+	MAP(intel_spr, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES, 0x0300),
+	MAP(intel_core2, "cache-misses", HW, PERF_COUNT_HW_CACHE_MISSES, 0x412e),
+	/* EBX bit 2 set, no fixed counter 2 */
+	BAD(intel_v5_holes, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES, -ENOENT),
+	BAD(intel_v5_holes, "bus-cycles", HW, PERF_COUNT_HW_BUS_CYCLES, -ENOENT),
+	MAP(intel_v5_holes, "cycles", HW, PERF_COUNT_HW_CPU_CYCLES, 0x003c),
+	MAP(amd_zen2, "cycles", HW, PERF_COUNT_HW_CPU_CYCLES, 0x0076),
+	MAP(amd_zen2, "instructions", HW, PERF_COUNT_HW_INSTRUCTIONS, 0x00c0),
+	MAP(amd_zen2, "cache-references", HW, PERF_COUNT_HW_CACHE_REFERENCES, 0xff60),
+	MAP(amd_zen2, "cache-misses", HW, PERF_COUNT_HW_CACHE_MISSES, 0x0964),
+	MAP(amd_zen4, "branches", HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0x00c2),
+	MAP(amd_zen4, "branch-misses", HW, PERF_COUNT_HW_BRANCH_MISSES, 0x00c3),
+	MAP(amd_zen4, "stalled-frontend", HW, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	    0x00a9),
+	MAP(amd_zen4, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES,
+	    0x100000120ULL),
+	BAD(amd_zen2, "ref-cycles", HW, PERF_COUNT_HW_REF_CPU_CYCLES, -ENOENT),
+	BAD(amd_zen2, "stalled-backend", HW, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	    -ENOENT),
+	BAD(amd_zen4, "bus-cycles", HW, PERF_COUNT_HW_BUS_CYCLES, -ENOENT),
+	MAP(amd_k8, "cache-references", HW, PERF_COUNT_HW_CACHE_REFERENCES, 0x077d),
+	MAP(amd_k8, "stalled-frontend", HW, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	    0x00d0),
+	BAD(qemu_tcg, "cycles without a PMU", HW, PERF_COUNT_HW_CPU_CYCLES, -ENOENT),
+	MAP(intel_skl, "LLC-loads", CACHE, CACHE_CFG(LL, READ, ACCESS), 0x4f2e),
+	MAP(intel_skl, "LLC-load-misses", CACHE, CACHE_CFG(LL, READ, MISS), 0x412e),
+	MAP(intel_skl, "branch-loads", CACHE, CACHE_CFG(BPU, READ, ACCESS), 0x00c4),
+	MAP(intel_skl, "branch-load-misses", CACHE, CACHE_CFG(BPU, READ, MISS), 0x00c5),
+	BAD(intel_skl, "L1-dcache-loads", CACHE, CACHE_CFG(L1D, READ, ACCESS), -ENOENT),
+	BAD(intel_skl, "LLC-stores", CACHE, CACHE_CFG(LL, WRITE, ACCESS), -ENOENT),
+	BAD(intel_skl, "bad cache", CACHE, PERF_COUNT_HW_CACHE_MAX, -EINVAL),
+	BAD(intel_skl, "bad op", CACHE, PERF_COUNT_HW_CACHE_OP_MAX << 8, -EINVAL),
+	BAD(intel_skl, "bad result", CACHE, PERF_COUNT_HW_CACHE_RESULT_MAX << 16,
+	    -EINVAL),
+	MAP(amd_zen2, "L1-dcache-loads", CACHE, CACHE_CFG(L1D, READ, ACCESS), 0x0040),
+	MAP(amd_zen2, "L1-dcache-load-misses", CACHE, CACHE_CFG(L1D, READ, MISS), 0xc860),
+	MAP(amd_zen2, "L1-dcache-prefetches", CACHE, CACHE_CFG(L1D, PREFETCH, ACCESS),
+	    0xff5a),
+	BAD(amd_zen2, "L1-dcache-prefetch-misses", CACHE,
+	    CACHE_CFG(L1D, PREFETCH, MISS), -ENOENT),
+	MAP(amd_zen4, "L1-icache-load-misses", CACHE, CACHE_CFG(L1I, READ, MISS), 0x0081),
+	MAP(amd_zen4, "dTLB-loads", CACHE, CACHE_CFG(DTLB, READ, ACCESS), 0xff45),
+	MAP(amd_zen4, "dTLB-load-misses", CACHE, CACHE_CFG(DTLB, READ, MISS), 0xf045),
+	MAP(amd_zen2, "iTLB-loads", CACHE, CACHE_CFG(ITLB, READ, ACCESS), 0x0084),
+	MAP(amd_zen2, "iTLB-load-misses", CACHE, CACHE_CFG(ITLB, READ, MISS), 0xff85),
+	BAD(amd_zen2, "LLC-loads", CACHE, CACHE_CFG(LL, READ, ACCESS), -ENOENT),
+	BAD(amd_zen2, "node-loads", CACHE, CACHE_CFG(NODE, READ, ACCESS), -ENOENT),
+	BAD(amd_zen2, "L1-icache-stores", CACHE, CACHE_CFG(L1I, WRITE, ACCESS), -EINVAL),
+	BAD(amd_zen2, "iTLB-prefetches", CACHE, CACHE_CFG(ITLB, PREFETCH, ACCESS),
+	    -EINVAL),
+	BAD(amd_zen2, "dTLB-stores", CACHE, CACHE_CFG(DTLB, WRITE, ACCESS), -ENOENT),
+	MAP(amd_k8, "L1-dcache-load-misses", CACHE, CACHE_CFG(L1D, READ, MISS), 0x0141),
+	MAP(amd_k8, "L1-dcache-prefetches", CACHE, CACHE_CFG(L1D, PREFETCH, ACCESS),
+	    0x0267),
+	MAP(amd_k8, "L1-dcache-prefetch-misses", CACHE,
+	    CACHE_CFG(L1D, PREFETCH, MISS), 0x0167),
+	BAD(amd_k8, "L1-dcache-stores", CACHE, CACHE_CFG(L1D, WRITE, ACCESS), -ENOENT),
+	MAP(amd_k8, "L1-icache-prefetches", CACHE, CACHE_CFG(L1I, PREFETCH, ACCESS),
+	    0x014b),
+	BAD(amd_k8, "L1-icache-stores", CACHE, CACHE_CFG(L1I, WRITE, ACCESS), -EINVAL),
+	MAP(amd_k8, "LLC-loads", CACHE, CACHE_CFG(LL, READ, ACCESS), 0x037d),
+	MAP(amd_k8, "LLC-load-misses", CACHE, CACHE_CFG(LL, READ, MISS), 0x037e),
+	MAP(amd_k8, "LLC-stores", CACHE, CACHE_CFG(LL, WRITE, ACCESS), 0x017f),
+	BAD(amd_k8, "LLC-prefetches", CACHE, CACHE_CFG(LL, PREFETCH, ACCESS), -ENOENT),
+	MAP(amd_k8, "dTLB-loads", CACHE, CACHE_CFG(DTLB, READ, ACCESS), 0x0040),
+	MAP(amd_k8, "dTLB-load-misses", CACHE, CACHE_CFG(DTLB, READ, MISS), 0x0746),
+	MAP(amd_k8, "iTLB-loads", CACHE, CACHE_CFG(ITLB, READ, ACCESS), 0x0080),
+	MAP(amd_k8, "iTLB-load-misses", CACHE, CACHE_CFG(ITLB, READ, MISS), 0x0385),
+	MAP(amd_k8, "node-loads", CACHE, CACHE_CFG(NODE, READ, ACCESS), 0xb8e9),
+	MAP(amd_k8, "node-load-misses", CACHE, CACHE_CFG(NODE, READ, MISS), 0x98e9),
+	BAD(amd_k8, "node-stores", CACHE, CACHE_CFG(NODE, WRITE, ACCESS), -EINVAL),
+	BAD(amd_k8, "branch-stores", CACHE, CACHE_CFG(BPU, WRITE, ACCESS), -EINVAL),
+	MAP(intel_skl, "raw", RAW, 0x1234, 0x1234),
+	MAP(intel_skl, "raw edge inv cmask", RAW, 0xffd41234, 0xff841234),
+	MAP(intel_skl, "raw pin control, dropped", RAW, BIT_ULL(19) | 0x3c, 0x3c),
+	MAP(intel_skl, "raw any (v4)", RAW, 0x20003c, 0x20003c),
+	BAD(intel_spr, "raw any deprecated", RAW, 0x20003c, -EINVAL),
+	BAD(intel_core2, "raw any (v2)", RAW, 0x20003c, -EINVAL),
+	MAP(intel_skl, "raw bit 32, dropped", RAW, BIT_ULL(32) | 0x3c, 0x3c),
+	MAP(intel_skl, "raw bit 63, dropped", RAW, BIT_ULL(63) | 0x3c, 0x3c),
+	MAP(intel_skl, "raw fixed 2 pseudo", RAW, 0x0300, 0x0300),
+	BAD(intel_skl, "raw fixed 3 pseudo, no counter", RAW, 0x0400, -EINVAL),
+	MAP(intel_spr, "raw fixed 3 pseudo", RAW, 0x0400, 0x0400),
+	BAD(intel_v5_holes, "raw fixed 2 pseudo, no counter", RAW, 0x0300, -EINVAL),
+	BAD(intel_skl, "raw fixed pseudo with cmask", RAW, 0x01000300, -EINVAL),
+	MAP(amd_zen2, "raw event 0x1c0", RAW, 0x1000000c0ULL, 0x1000000c0ULL),
+	MAP(amd_zen2, "raw bit 19, dropped", RAW, BIT_ULL(19) | 0x76, 0x76),
+	MAP(amd_zen2, "raw bit 21, dropped", RAW, BIT_ULL(21) | 0x76, 0x76),
+	MAP(amd_zen4, "raw host-only, dropped", RAW, AMD64_EVENTSEL_HOSTONLY | 0x76,
+	    0x76),
+	BAD(qemu_tcg, "raw without a PMU", RAW, 0x76, -EINVAL),
+};
+
+static void map_case_desc(const struct map_case *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(map, map_cases, map_case_desc);
+
+static void perf_x86_core_map(struct kunit *test)
+{
+	const struct map_case *c = test->param_value;
+	const struct x86_pmu_desc *desc = &c->fx->pmu;
+	u64 evsel = ~0ULL;
+	int ret;
+
+	if (c->type == HW)
+		ret = x86_core_map_hw_event(desc, c->config, &evsel);
+	else if (c->type == CACHE)
+		ret = x86_core_map_cache_event(desc, c->config, &evsel);
+	else
+		ret = x86_core_check_raw(desc, c->config, &evsel);
+	KUNIT_EXPECT_EQ(test, ret, c->err);
+	if (!c->err)
+		KUNIT_EXPECT_EQ(test, evsel, c->evsel);
+}
+
+/*
+ * AMD's generic events by family and model: Zen 1 has its own stall
+ * events, family 17h and 18h models of no known Zen generation keep the
+ * pre-Zen set, Zen 4 and everything from family 1Ah on add reference
+ * cycles.  The expected values are what Linux programs on an emulated
+ * AMD PMU of that family and model (bench/qemu, BENCH_PMU_TRACE).
+ */
+static void perf_x86_core_amd_generations(struct kunit *test)
+{
+	static const struct {
+		u8 family, model;
+		u64 refs, frontend, backend, ref_cycles;
+	} cases[] = {
+		{ 0x10, 0x02, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x15, 0x02, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x17, 0x01, 0xff60, 0x0287, 0x0187, 0 },
+		{ 0x17, 0x50, 0xff60, 0x0287, 0x0187, 0 },
+		{ 0x17, 0x31, 0xff60, 0x00a9, 0, 0 },
+		{ 0x17, 0x7f, 0xff60, 0x00a9, 0, 0 },
+		{ 0x17, 0x80, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x17, 0x92, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x18, 0x00, 0x077d, 0x00d0, 0x00d1, 0 },
+		{ 0x19, 0x01, 0xff60, 0x00a9, 0, 0 },
+		{ 0x19, 0x11, 0xff60, 0x00a9, 0, 0x100000120ULL },
+		{ 0x19, 0xaf, 0xff60, 0x00a9, 0, 0x100000120ULL },
+		{ 0x19, 0xb0, 0xff60, 0x00a9, 0, 0 },
+		{ 0x1a, 0x30, 0xff60, 0x00a9, 0, 0x100000120ULL },
+	};
+	static const u64 configs[] = {
+		PERF_COUNT_HW_CACHE_REFERENCES,
+		PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+		PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+		PERF_COUNT_HW_REF_CPU_CYCLES,
+	};
+	struct x86_pmu_desc desc = { .vendor = X86_PMU_AMD };
+	unsigned int i, j;
+	u64 want[4], evsel;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		desc.family = cases[i].family;
+		desc.model = cases[i].model;
+		want[0] = cases[i].refs;
+		want[1] = cases[i].frontend;
+		want[2] = cases[i].backend;
+		want[3] = cases[i].ref_cycles;
+		for (j = 0; j < ARRAY_SIZE(configs); j++) {
+			evsel = 0;
+			ret = x86_core_map_hw_event(&desc, configs[j], &evsel);
+			KUNIT_EXPECT_EQ_MSG(test, ret, want[j] ? 0 : -ENOENT,
+					    "family %#x model %#x config %llu",
+					    desc.family, desc.model, configs[j]);
+			KUNIT_EXPECT_EQ_MSG(test, evsel, want[j],
+					    "family %#x model %#x config %llu",
+					    desc.family, desc.model, configs[j]);
+		}
+	}
+}
+
+/* a model of a part, a PMU for it, one CPU's counters */
+struct core_test {
+	struct kunit *test;
+	const struct x86_pmu_model_fixture *fx;
+	struct x86_pmu_model *m;
+	struct x86_pmu_desc desc;
+	struct x86_core_pmu core;
+	struct x86_core_cpu cpu;
+	struct pmu pmu;
+	unsigned int samples;
+	u64 last_period;
+	int throttle;
+	int handled;
+};
+
+static int record_overflow(struct perf_event *event, u64 period, void *arg)
+{
+	struct core_test *t = arg;
+
+	t->samples++;
+	t->last_period = period;
+	return t->throttle;
+}
+
+static void model_pmi(struct x86_pmu_model *m, void *arg)
+{
+	struct core_test *t = arg;
+
+	t->handled += x86_core_handle_irq(&t->cpu);
+}
+
+static struct core_test *core_test_new(struct kunit *test,
+				       const struct x86_pmu_model_fixture *fx)
+{
+	struct core_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->test = test;
+	t->fx = fx;
+	t->m = x86_pmu_model_new(test, fx);
+	KUNIT_ASSERT_NOT_NULL(test, t->m);
+	KUNIT_ASSERT_EQ(test, x86_pmu_detect(x86_pmu_model_hw(t->m), &t->desc), 0);
+	x86_core_pmu_init(&t->core, x86_pmu_model_hw(t->m), &t->desc);
+	t->pmu.type = PERF_TYPE_RAW;
+	t->pmu.task_ctx_nr = perf_hw_context;
+	t->core.pmu = &t->pmu;
+	t->core.overflow = record_overflow;
+	t->core.overflow_arg = t;
+	x86_core_cpu_init(&t->cpu, &t->core);
+	x86_core_cpu_reset(&t->cpu);
+	x86_pmu_model_set_pmi(t->m, model_pmi, t);
+	return t;
+}
+
+/* the test's fixture, or a skip where it has no PMU */
+static struct core_test *fixture_test(struct kunit *test)
+{
+	const struct x86_pmu_model_fixture *fx = x86_pmu_test_fixture(test);
+
+	if (fx->pmu.vendor == X86_PMU_NONE)
+		kunit_skip(test, "no PMU");
+	return core_test_new(test, fx);
+}
+
+static struct perf_event *new_event(struct core_test *t, u32 type, u64 config,
+				    u64 period)
+{
+	struct perf_event *ev = kunit_kzalloc(t->test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(t->test, ev);
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.type = type;
+	ev->attr.config = config;
+	ev->attr.sample_period = period;
+	ev->hw.sample_period = period;
+	ev->pmu = &t->pmu;
+	ev->group_leader = ev;
+	INIT_LIST_HEAD(&ev->sibling_list);
+	ev->state = PERF_EVENT_STATE_INACTIVE;
+	return ev;
+}
+
+static void join(struct perf_event *leader, struct perf_event *ev)
+{
+	ev->group_leader = leader;
+	list_add_tail(&ev->sibling_list, &leader->sibling_list);
+}
+
+/* open a generic event and put it on the counters, started */
+static struct perf_event *run_event(struct core_test *t, u64 config, u64 period,
+				    bool excl_user, bool excl_kernel)
+{
+	struct perf_event *ev = new_event(t, HW, config, period);
+
+	ev->attr.exclude_user = excl_user;
+	ev->attr.exclude_kernel = excl_kernel;
+	KUNIT_ASSERT_EQ(t->test, x86_core_event_init(&t->core, ev), 0);
+	KUNIT_ASSERT_EQ(t->test, x86_core_add_group(&t->cpu, &ev, 1), 0);
+	x86_core_start(&t->cpu, ev);
+	return ev;
+}
+
+static u64 count_of(struct core_test *t, struct perf_event *ev)
+{
+	x86_core_read(&t->cpu, ev);
+	return local64_read(&ev->count);
+}
+
+static u64 model_msr(struct core_test *t, u32 msr)
+{
+	u64 val = 0;
+
+	KUNIT_EXPECT_EQ(t->test, x86_hw_rdmsr(x86_pmu_model_hw(t->m), msr, &val), 0);
+	return val;
+}
+
+static bool intel(const struct core_test *t)
+{
+	return t->desc.vendor == X86_PMU_INTEL;
+}
+
+/* what the model is told happened */
+static struct x86_pmu_model_event model_instructions(const struct core_test *t)
+{
+	return (struct x86_pmu_model_event){ .select = 0x00c0,
+					     .fixed = intel(t) ? 0 : -1 };
+}
+
+static struct x86_pmu_model_event model_branches(const struct core_test *t)
+{
+	return (struct x86_pmu_model_event){ .select = intel(t) ? 0x00c4 : 0x00c2,
+					     .fixed = -1 };
+}
+
+static u64 width_mask(u8 width)
+{
+	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
+}
+
+/* cycles in frequency mode, 4000 a second, as the core hands it over */
+static struct perf_event *freq_event(struct core_test *t)
+{
+	struct perf_event *ev = new_event(t, HW, PERF_COUNT_HW_CPU_CYCLES, 1);
+
+	ev->attr.freq = 1;
+	ev->attr.sample_freq = 4000;
+	local64_set(&ev->hw.period_left, 1);
+	KUNIT_EXPECT_EQ(t->test, x86_core_event_init(&t->core, ev), 0);
+	return ev;
+}
+
+/* event_init: errnos and the control value it leaves */
+static void perf_x86_core_event_init(struct kunit *test)
+{
+	struct core_test *skl = core_test_new(test, &x86_pmu_fixture_intel_skl);
+	struct core_test *zen = core_test_new(test, &x86_pmu_fixture_amd_zen4);
+	struct perf_event *ev;
+
+	ev = new_event(skl, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+	ev->attr.precise_ip = 1;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), -EOPNOTSUPP);
+
+	ev = new_event(skl, HW, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 0);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), -ENOENT);
+
+	ev = new_event(skl, PERF_TYPE_SOFTWARE, 0, 0);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), -ENOENT);
+
+	/* the extended type in the config's top half is the core's business */
+	ev = new_event(skl, HW, (u64)PERF_TYPE_RAW << PERF_PMU_TYPE_SHIFT |
+		       PERF_COUNT_HW_INSTRUCTIONS, 0);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->hw.config, 0x00c0 | ARCH_PERFMON_EVENTSEL_USR |
+			ARCH_PERFMON_EVENTSEL_OS);
+	KUNIT_EXPECT_EQ(test, ev->hw.idx, -1);
+	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, skl->core.max_period);
+
+	/* frequency mode on Intel starts at half the period of 1 event/ns */
+	ev = freq_event(skl);
+	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, 125000);
+	KUNIT_EXPECT_EQ(test, ev->hw.last_period, 125000);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->hw.period_left), 125000);
+	/* on AMD at 1, as the core set it */
+	ev = freq_event(zen);
+	KUNIT_EXPECT_EQ(test, ev->hw.sample_period, 1);
+
+	ev = new_event(skl, RAW, 0x412e | ARCH_PERFMON_EVENTSEL_ENABLE |
+		       ARCH_PERFMON_EVENTSEL_USR, 0);
+	ev->attr.exclude_user = 1;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->hw.config, 0x412e | ARCH_PERFMON_EVENTSEL_OS);
+
+	ev = new_event(zen, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+	ev->attr.exclude_guest = 1;
+	ev->attr.exclude_kernel = 1;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->hw.config, 0x0076 | ARCH_PERFMON_EVENTSEL_USR |
+			AMD64_EVENTSEL_HOSTONLY);
+
+	ev = new_event(zen, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+	ev->attr.exclude_host = 1;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->hw.config & (AMD64_EVENTSEL_HOSTONLY |
+					       AMD64_EVENTSEL_GUESTONLY),
+			AMD64_EVENTSEL_GUESTONLY);
+	ev->attr.exclude_guest = 1;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), -EINVAL);
+}
+
+/* which counters can count what */
+static void perf_x86_core_constraint(struct kunit *test)
+{
+	const struct x86_pmu_desc *skl = &x86_pmu_fixture_intel_skl.pmu;
+	const struct x86_pmu_desc *spr = &x86_pmu_fixture_intel_spr.pmu;
+	const struct x86_pmu_desc *holes = &x86_pmu_fixture_intel_v5_holes.pmu;
+	const struct x86_pmu_desc *zen2 = &x86_pmu_fixture_amd_zen2.pmu;
+
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x003c), 0xfULL | BIT_ULL(FIXED(1)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x00c0), 0xfULL | BIT_ULL(FIXED(0)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0300), BIT_ULL(FIXED(2)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x013c), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x01a4), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(spr, 0x01a4), 0xffULL | BIT_ULL(FIXED(3)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(spr, 0x0400), BIT_ULL(FIXED(3)));
+	/* a counter mask or an edge is the general-purpose counters' only */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0100003c), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0004003c), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(holes, 0x0300), 0);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(holes, 0x0400), BIT_ULL(FIXED(3)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(zen2, 0x0076), 0x3fULL);
+}
+
+/*
+ * A group of generic events opened member by member: the last member is
+ * refused with @err, or the whole group is assigned @assign.
+ */
+struct group_case {
+	const struct x86_pmu_model_fixture *fx;
+	const char *what;
+	unsigned int n;
+	u64 config[12];
+	int err;
+	int assign[12];
+};
+
+#define C	PERF_COUNT_HW_CPU_CYCLES
+#define I	PERF_COUNT_HW_INSTRUCTIONS
+#define R	PERF_COUNT_HW_REF_CPU_CYCLES
+#define B	PERF_COUNT_HW_BRANCH_INSTRUCTIONS
+#define F0	FIXED(0)
+#define F1	FIXED(1)
+#define F2	FIXED(2)
+
+static const struct group_case group_cases[] = {
+	{ &x86_pmu_fixture_intel_skl, "skl: fixed counters first", 3,
+	  { C, I, R }, 0, { F1, F0, F2 } },
+	{ &x86_pmu_fixture_intel_skl, "skl: 4 gp + 3 fixed", 7,
+	  { B, C, B, I, B, R, B }, 0, { 0, F1, 1, F0, 2, F2, 3 } },
+	{ &x86_pmu_fixture_intel_skl, "skl: 5 cycles", 5,
+	  { C, C, C, C, C }, 0, { F1, 0, 1, 2, 3 } },
+	{ &x86_pmu_fixture_intel_skl, "skl: gp-only first", 5,
+	  { C, C, C, C, B }, 0, { F1, 1, 2, 3, 0 } },
+	{ &x86_pmu_fixture_intel_skl, "skl: 6 cycles never fit", 6,
+	  { C, C, C, C, C, C }, -EINVAL },
+	{ &x86_pmu_fixture_intel_skl, "skl: 5 branches never fit", 5,
+	  { B, B, B, B, B }, -EINVAL },
+	{ &x86_pmu_fixture_intel_skl, "skl: two ref-cycles never fit", 2,
+	  { R, R }, -EINVAL },
+	{ &x86_pmu_fixture_intel_spr, "spr: 8 gp + 3 fixed", 11,
+	  { B, B, B, B, B, B, B, B, C, I, R }, 0,
+	  { 0, 1, 2, 3, 4, 5, 6, 7, F1, F0, F2 } },
+	{ &x86_pmu_fixture_intel_spr, "spr: 9 branches never fit", 9,
+	  { B, B, B, B, B, B, B, B, B }, -EINVAL },
+	{ &x86_pmu_fixture_intel_core2, "core2: 2 gp + 3 fixed", 5,
+	  { B, C, I, R, B }, 0, { 0, F1, F0, F2, 1 } },
+	{ &x86_pmu_fixture_intel_core2, "core2: 3 branches never fit", 3,
+	  { B, B, B }, -EINVAL },
+	{ &x86_pmu_fixture_amd_zen2, "zen2: 6 counters", 6,
+	  { C, I, B, C, I, B }, 0, { 0, 1, 2, 3, 4, 5 } },
+	{ &x86_pmu_fixture_amd_zen2, "zen2: 7 never fit", 7,
+	  { C, I, B, C, I, B, C }, -EINVAL },
+	{ &x86_pmu_fixture_amd_zen4, "zen4: 7 never fit", 7,
+	  { C, C, C, C, C, C, C }, -EINVAL },
+	{ &x86_pmu_fixture_amd_k8, "k8: 4 counters", 4,
+	  { C, I, B, C }, 0, { 0, 1, 2, 3 } },
+	{ &x86_pmu_fixture_amd_k8, "k8: 5 never fit", 5,
+	  { C, I, B, C, I }, -EINVAL },
+};
+
+#undef C
+#undef I
+#undef R
+#undef B
+
+static void group_case_desc(const struct group_case *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(group, group_cases, group_case_desc);
+
+static void perf_x86_core_group(struct kunit *test)
+{
+	const struct group_case *c = test->param_value;
+	struct core_test *t = core_test_new(test, c->fx);
+	struct perf_event *ev[ARRAY_SIZE(c->config)];
+	int second[ARRAY_SIZE(c->config)];
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		/* the core attaches a member to its group after event_init */
+		ev[i] = new_event(t, HW, c->config[i], 0);
+		if (i)
+			ev[i]->group_leader = ev[0];
+		KUNIT_EXPECT_EQ_MSG(test, x86_core_event_init(&t->core, ev[i]),
+				    i + 1 == c->n ? c->err : 0, "member %u", i);
+		if (i)
+			join(ev[0], ev[i]);
+	}
+	if (c->err)
+		return;
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, ev, c->n), 0);
+	for (i = 0; i < c->n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, ev[i]->hw.idx, c->assign[i], "member %u", i);
+	/* the same input gives the same assignment */
+	for (i = 0; i < c->n; i++) {
+		second[i] = ev[i]->hw.idx;
+		x86_core_del(&t->cpu, ev[i]);
+	}
+	KUNIT_EXPECT_EQ(test, t->cpu.used, 0);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, ev, c->n), 0);
+	for (i = 0; i < c->n; i++)
+		KUNIT_EXPECT_EQ(test, ev[i]->hw.idx, second[i]);
+}
+
+/* software members take no counter; another hardware PMU's cannot join */
+static void perf_x86_core_group_mixed(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_amd_k8);
+	struct pmu sw = { .task_ctx_nr = perf_sw_context };
+	struct pmu other = { .task_ctx_nr = perf_hw_context };
+	struct perf_event *leader, *ev;
+	unsigned int i;
+
+	leader = new_event(t, PERF_TYPE_SOFTWARE, 0, 0);
+	leader->pmu = &sw;
+	for (i = 0; i < 4; i++) {
+		ev = new_event(t, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+		ev->group_leader = leader;
+		KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), 0);
+		join(leader, ev);
+	}
+	ev = new_event(t, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+	ev->group_leader = leader;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), -EINVAL);
+	/* a member already on the sibling list is not counted twice */
+	join(leader, ev);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), -EINVAL);
+	list_del(&ev->sibling_list);
+	ev = list_first_entry(&leader->sibling_list, struct perf_event, sibling_list);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), 0);
+
+	leader = new_event(t, PERF_TYPE_RAW, 0, 0);
+	leader->pmu = &other;
+	ev = new_event(t, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+	ev->group_leader = leader;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), -EINVAL);
+}
+
+/* a group that does not fit on the free counters now changes nothing */
+static void perf_x86_core_all_or_nothing(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_skl);
+	struct perf_event *busy[3], *grp[3];
+	unsigned int i;
+	u64 used;
+
+	for (i = 0; i < 3; i++)
+		busy[i] = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, false, false);
+	used = t->cpu.used;
+	KUNIT_EXPECT_EQ(test, used, 0x7ULL);
+	for (i = 0; i < 3; i++) {
+		grp[i] = new_event(t, HW, i == 1 ? PERF_COUNT_HW_CPU_CYCLES :
+				   PERF_COUNT_HW_BRANCH_MISSES, 0);
+		if (i)
+			grp[i]->group_leader = grp[0];
+		KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, grp[i]), 0);
+		if (i)
+			join(grp[0], grp[i]);
+	}
+	/* two branch-misses for one free general-purpose counter */
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, grp, 3), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t->cpu.used, used);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, grp[i]->hw.idx, -1);
+	/* one leaves: the group goes on, cycles on the fixed counter */
+	x86_core_del(&t->cpu, busy[0]);
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, grp, 3), 0);
+	KUNIT_EXPECT_EQ(test, grp[0]->hw.idx, 0);
+	KUNIT_EXPECT_EQ(test, grp[1]->hw.idx, FIXED(1));
+	KUNIT_EXPECT_EQ(test, grp[2]->hw.idx, 3);
+}
+
+/* exact counts across the PMU off and on, and sched-out/in */
+static void perf_x86_core_count(struct kunit *test)
+{
+	struct core_test *t = fixture_test(test);
+	struct x86_pmu_model_event cyc = t->fx->cycles;
+	struct x86_pmu_model_event br = model_branches(t);
+	struct perf_event *ev, *other;
+
+	ev = run_event(t, PERF_COUNT_HW_CPU_CYCLES, 0, false, false);
+	other = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, false, false);
+	/* nothing counts before the PMU is on */
+	x86_pmu_model_count(t->m, &cyc, true, 11);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 0);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &cyc, true, 1000);
+	x86_pmu_model_count(t->m, &cyc, false, 500);
+	x86_pmu_model_count(t->m, &br, true, 7);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 1500);
+	KUNIT_EXPECT_EQ(test, count_of(t, other), 7);
+
+	x86_core_disable(&t->cpu);
+	x86_pmu_model_count(t->m, &cyc, true, 300);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 1500);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &cyc, false, 200);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 1700);
+
+	/* sched out: the counter is given up, what happens meanwhile is lost */
+	x86_core_disable(&t->cpu);
+	x86_core_del(&t->cpu, ev);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &cyc, true, 50);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 1700);
+	/* sched in, wherever it lands */
+	x86_core_disable(&t->cpu);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &ev, 1), 0);
+	x86_core_start(&t->cpu, ev);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &cyc, true, 70);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 1770);
+	KUNIT_EXPECT_EQ(test, count_of(t, other), 7);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 0);
+}
+
+/* on and off through the global control, or through each EN bit */
+static void perf_x86_core_enable_msrs(struct kunit *test)
+{
+	struct core_test *t = fixture_test(test);
+	struct perf_event *ev;
+	bool global = intel(t) ? t->desc.version >= 2 : t->desc.perfmon_v2;
+	u32 gctl = intel(t) ? MSR_CORE_PERF_GLOBAL_CTRL : MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
+
+	ev = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, false, false);
+	KUNIT_ASSERT_EQ(test, ev->hw.idx, 0);
+	x86_core_enable(&t->cpu);
+	KUNIT_EXPECT_TRUE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+			  ARCH_PERFMON_EVENTSEL_ENABLE);
+	if (global)
+		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 1);
+	x86_core_disable(&t->cpu);
+	if (global) {
+		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 0);
+		KUNIT_EXPECT_TRUE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+				  ARCH_PERFMON_EVENTSEL_ENABLE);
+	} else {
+		KUNIT_EXPECT_FALSE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+				   ARCH_PERFMON_EVENTSEL_ENABLE);
+	}
+	x86_core_enable(&t->cpu);
+	x86_core_stop(&t->cpu, ev, true);
+	KUNIT_EXPECT_FALSE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+			   ARCH_PERFMON_EVENTSEL_ENABLE);
+	if (global)
+		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 0);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/* exclude_user / exclude_kernel as USR and OS, in the MSR the event is on */
+static void perf_x86_core_exclude(struct kunit *test)
+{
+	struct core_test *t = fixture_test(test);
+	struct x86_pmu_model_event cyc = t->fx->cycles;
+	struct x86_pmu_model_event br = model_branches(t);
+	struct x86_pmu_model_event ins = model_instructions(t);
+	struct perf_event *user_cyc, *kern_br, *none_ins;
+	u64 sel, field;
+	int idx;
+
+	user_cyc = run_event(t, PERF_COUNT_HW_CPU_CYCLES, 0, false, true);
+	kern_br = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, true, false);
+	none_ins = run_event(t, PERF_COUNT_HW_INSTRUCTIONS, 0, true, true);
+	x86_core_enable(&t->cpu);
+
+	idx = user_cyc->hw.idx;
+	if (idx >= X86_CORE_IDX_FIXED) {
+		field = model_msr(t, MSR_CORE_PERF_FIXED_CTR_CTRL) >>
+			((idx - X86_CORE_IDX_FIXED) * INTEL_FIXED_BITS_STRIDE);
+		KUNIT_EXPECT_EQ(test, field & 0xf,
+				INTEL_FIXED_0_USER | INTEL_FIXED_0_ENABLE_PMI);
+	} else {
+		sel = model_msr(t, user_cyc->hw.config_base);
+		KUNIT_EXPECT_EQ(test, sel & (ARCH_PERFMON_EVENTSEL_USR |
+					     ARCH_PERFMON_EVENTSEL_OS),
+				ARCH_PERFMON_EVENTSEL_USR);
+	}
+	sel = model_msr(t, kern_br->hw.config_base);
+	KUNIT_EXPECT_EQ(test, sel & ~(u64)ARCH_PERFMON_EVENTSEL_EVENT &
+			~(u64)ARCH_PERFMON_EVENTSEL_UMASK,
+			ARCH_PERFMON_EVENTSEL_OS | ARCH_PERFMON_EVENTSEL_INT |
+			ARCH_PERFMON_EVENTSEL_ENABLE);
+
+	x86_pmu_model_count(t->m, &cyc, true, 100);
+	x86_pmu_model_count(t->m, &cyc, false, 1000);
+	x86_pmu_model_count(t->m, &br, true, 5);
+	x86_pmu_model_count(t->m, &br, false, 9);
+	x86_pmu_model_count(t->m, &ins, true, 3);
+	x86_pmu_model_count(t->m, &ins, false, 4);
+	KUNIT_EXPECT_EQ(test, count_of(t, user_cyc), 100);
+	KUNIT_EXPECT_EQ(test, count_of(t, kern_br), 9);
+	KUNIT_EXPECT_EQ(test, count_of(t, none_ins), 0);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/* AMD: an event that excludes guests counts in the host only */
+static void perf_x86_core_exclude_guest(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_amd_zen4);
+	struct perf_event *ev = new_event(t, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+
+	ev->attr.exclude_guest = 1;
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, ev), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &ev, 1), 0);
+	x86_core_start(&t->cpu, ev);
+	x86_core_enable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.config_base),
+			0x0076 | ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |
+			ARCH_PERFMON_EVENTSEL_INT | ARCH_PERFMON_EVENTSEL_ENABLE |
+			AMD64_EVENTSEL_HOSTONLY);
+	x86_pmu_model_count(t->m, &t->fx->cycles, true, 42);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 42);
+}
+
+/*
+ * A sampling event: the counter is armed at minus the period, so it wraps
+ * at its width (2^48 on most parts) as the period ends; one PMI, one
+ * sample, the counter armed again at minus the period, the status
+ * acknowledged, LVTPC unmasked.
+ */
+static void check_overflow(struct kunit *test, u64 config,
+			   struct x86_pmu_model_event mev, bool want_fixed)
+{
+	struct core_test *t = fixture_test(test);
+	const u64 period = 1000;
+	struct perf_event *ev;
+	bool global = intel(t) ? t->desc.version >= 2 : t->desc.perfmon_v2;
+	u32 status = intel(t) ? MSR_CORE_PERF_GLOBAL_STATUS :
+				MSR_AMD64_PERF_CNTR_GLOBAL_STATUS;
+	u64 mask;
+	u8 width;
+
+	if (want_fixed && !(t->desc.fixed_mask & BIT(1)))
+		kunit_skip(test, "no fixed cycles counter");
+	ev = run_event(t, config, period, false, false);
+	KUNIT_EXPECT_EQ(test, ev->hw.idx >= X86_CORE_IDX_FIXED, want_fixed);
+	width = want_fixed ? t->desc.fixed_width : t->desc.gp_width;
+	mask = width_mask(width);
+	x86_core_enable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.event_base), (BIT_ULL(width) - period) & mask);
+
+	x86_pmu_model_count(t->m, &mev, true, period - 1);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 0);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.event_base), mask);
+	x86_pmu_model_count(t->m, &mev, false, 1);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 1);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis_masked(t->m), 0);
+	KUNIT_EXPECT_EQ(test, t->handled, 1);
+	KUNIT_EXPECT_EQ(test, t->samples, 1);
+	KUNIT_EXPECT_EQ(test, t->last_period, period);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.event_base), (BIT_ULL(width) - period) & mask);
+	if (global)
+		KUNIT_EXPECT_EQ(test, model_msr(t, status), 0);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_lvtpc(t->m), APIC_DM_NMI);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), period);
+
+	/* and again: the next period ends after exactly as many events */
+	x86_pmu_model_count(t->m, &mev, true, period);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 2);
+	KUNIT_EXPECT_EQ(test, t->samples, 2);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 2 * period);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+static void perf_x86_core_overflow_gp(struct kunit *test)
+{
+	struct core_test *t = fixture_test(test);
+
+	check_overflow(test, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, model_branches(t), false);
+}
+
+static void perf_x86_core_overflow_fixed(struct kunit *test)
+{
+	const struct x86_pmu_model_fixture *fx = x86_pmu_test_fixture(test);
+
+	if (fx->pmu.vendor != X86_PMU_INTEL)
+		kunit_skip(test, "no fixed counters");
+	check_overflow(test, PERF_COUNT_HW_CPU_CYCLES, fx->cycles, true);
+}
+
+/*
+ * A counting event whose count passes the longest period the counter is
+ * armed for: the wrap is folded in, nothing is lost, no sample.
+ */
+static void perf_x86_core_count_wrap(struct kunit *test)
+{
+	struct core_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = model_branches(t);
+	struct perf_event *ev;
+	u64 max = t->core.max_period;
+
+	ev = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, false, false);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &br, true, max + 10);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 1);
+	KUNIT_EXPECT_EQ(test, t->samples, 0);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), max + 10);
+	x86_pmu_model_count(t->m, &br, false, max);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), 2 * max + 10);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/*
+ * The longest period: 2^31 - 1 through IA32_PMCx (Core 2), half the
+ * counter's range with full-width writes (Skylake) and on AMD.  A longer
+ * sample period is counted in pieces, one sample at its end.
+ */
+static void perf_x86_core_long_period(struct kunit *test)
+{
+	struct core_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = model_branches(t);
+	u64 max = t->core.max_period;
+	u64 period = 2 * max + 7;
+	struct perf_event *ev;
+
+	if (intel(t) && !t->desc.full_width_write)
+		KUNIT_EXPECT_EQ(test, max, (u64)S32_MAX);
+	else
+		KUNIT_EXPECT_EQ(test, max, BIT_ULL(t->desc.gp_width - 1) - 1);
+	ev = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, period, false, false);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &br, true, max);
+	x86_pmu_model_count(t->m, &br, true, max);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 2);
+	KUNIT_EXPECT_EQ(test, t->samples, 0);
+	KUNIT_EXPECT_EQ(test, model_msr(t, ev->hw.event_base),
+			(BIT_ULL(t->desc.gp_width) - 7));
+	x86_pmu_model_count(t->m, &br, true, 7);
+	KUNIT_EXPECT_EQ(test, t->samples, 1);
+	KUNIT_EXPECT_EQ(test, t->last_period, period);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev), period);
+}
+
+/* the core asks for a throttled event to stop: its counter stops */
+static void perf_x86_core_throttle(struct kunit *test)
+{
+	struct core_test *t = fixture_test(test);
+	struct x86_pmu_model_event br = model_branches(t);
+	struct perf_event *ev;
+
+	t->throttle = 1;
+	ev = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 100, false, false);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &br, true, 100);
+	KUNIT_EXPECT_EQ(test, t->samples, 1);
+	KUNIT_EXPECT_TRUE(test, ev->hw.state & PERF_HES_STOPPED);
+	KUNIT_EXPECT_FALSE(test, model_msr(t, ev->hw.config_base) &
+			   ARCH_PERFMON_EVENTSEL_ENABLE);
+	x86_pmu_model_count(t->m, &br, true, 100);
+	KUNIT_EXPECT_EQ(test, t->samples, 1);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 1);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 100);
+}
+
+static struct kunit_case perf_x86_core_cases[] = {
+	KUNIT_CASE_PARAM(perf_x86_core_map, map_gen_params),
+	KUNIT_CASE(perf_x86_core_amd_generations),
+	KUNIT_CASE(perf_x86_core_event_init),
+	KUNIT_CASE(perf_x86_core_constraint),
+	KUNIT_CASE_PARAM(perf_x86_core_group, group_gen_params),
+	KUNIT_CASE(perf_x86_core_group_mixed),
+	KUNIT_CASE(perf_x86_core_all_or_nothing),
+	KUNIT_CASE_PARAM(perf_x86_core_count, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_core_enable_msrs, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_core_exclude, x86_pmu_fixture_gen_params),
+	KUNIT_CASE(perf_x86_core_exclude_guest),
+	KUNIT_CASE_PARAM(perf_x86_core_overflow_gp, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_core_overflow_fixed, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_core_count_wrap, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_core_long_period, x86_pmu_fixture_gen_params),
+	KUNIT_CASE_PARAM(perf_x86_core_throttle, x86_pmu_fixture_gen_params),
+	{}
+};
+
+static struct kunit_suite perf_x86_core_suite = {
+	.name = "perf_x86_core",
+	.test_cases = perf_x86_core_cases,
+};
+
+kunit_test_suite(perf_x86_core_suite);
