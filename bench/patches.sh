@@ -24,6 +24,14 @@ commit() {
 }
 # shellcheck disable=SC2086
 g rm -r -q --cached --ignore-unmatch $OWNED_PATHS $REMOVED_PATHS
+# the base's own perf_events kselftests, which the project does not
+# replace, stay as they are in every patch
+upstream=$(g ls-tree --name-only base tools/testing/selftests/perf_events/ |
+	   while read -r f; do
+		case $f in *.c) [ -e "$TOP/$f" ] || echo "$f" ;; esac
+	   done)
+# shellcheck disable=SC2086
+[ -z "$upstream" ] || g reset -q base -- $upstream
 g commit -q -s -F - <<<"perf: remove the stock perf_event implementation
 
 The clean-room series replaces kernel/events/, arch/x86/events/, the arm64

@@ -22,8 +22,8 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
+#include <linux/perf_regs.h>
 #include <asm/perf_event.h>
-#include <asm/perf_regs.h>
 
 #include "cpu_pmu.h"
 

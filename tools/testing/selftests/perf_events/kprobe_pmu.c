@@ -23,7 +23,6 @@
 #define READS		20
 #define REC_MAX		512
 
-
 /* The address of @name in /proc/kallsyms (0: not there or hidden). */
 static uint64_t kallsyms_addr(const char *name)
 {

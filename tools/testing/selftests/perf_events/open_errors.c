@@ -6,6 +6,7 @@
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "perf_helpers.h"
@@ -209,21 +210,27 @@ static void branch_stack_on_sw(struct perf_event_attr *a, long psz)
 /*
  * The first extended register (x86 XMM0, arm64 VG) in a mask whose sample
  * bit is not set: software PMUs cannot sample them, and the masks count.
+ * The kernel's architecture decides, not the program's (a 32-bit program
+ * on x86_64 has x86's registers).
  */
-#if defined(__x86_64__) || defined(__i386__)
-#define REG_EXTENDED_BIT	(1ULL << 32)
-#else
-#define REG_EXTENDED_BIT	(1ULL << 46)
-#endif
+static uint64_t reg_extended_bit(void)
+{
+	struct utsname u;
+
+	if (!uname(&u) && (!strcmp(u.machine, "x86_64") ||
+			   (u.machine[0] == 'i' && strstr(u.machine, "86"))))
+		return (uint64_t)1 << 32;
+	return (uint64_t)1 << 46;
+}
 
 static void extended_regs_user_no_bit(struct perf_event_attr *a, long psz)
 {
-	a->sample_regs_user = REG_EXTENDED_BIT;
+	a->sample_regs_user = reg_extended_bit();
 }
 
 static void extended_regs_intr_no_bit(struct perf_event_attr *a, long psz)
 {
-	a->sample_regs_intr = REG_EXTENDED_BIT;
+	a->sample_regs_intr = reg_extended_bit();
 }
 
 static void stack_user_unaligned(struct perf_event_attr *a, long psz)

@@ -260,6 +260,10 @@ FIXTURE(mapped) {
 	struct perf_event_mmap_page *pc;
 };
 
+/* the fixture's data and variant, as the helpers below take them */
+#define MAPPED_DATA	FIXTURE_DATA(mapped)
+#define MAPPED_VARIANT	FIXTURE_VARIANT(mapped)
+
 FIXTURE_VARIANT(mapped) {
 	__u64 config;
 	__u64 config1;
@@ -303,8 +307,8 @@ FIXTURE_TEARDOWN(mapped)
  * and map its page at self->pc.  Returns the fd or a negative errno (the
  * setup skipped the variants that cannot be mapped).
  */
-static int map_with_access(FIXTURE_DATA(mapped) *self,
-			   const FIXTURE_VARIANT(mapped) *variant, int access)
+static int map_with_access(MAPPED_DATA *self,
+			   const MAPPED_VARIANT *variant, int access)
 {
 	if (write_int_file(USER_ACCESS, access))
 		return -EIO;
@@ -330,8 +334,8 @@ FIXTURE_VARIANT_ADD(mapped, cycles) {
  * event after them and count as many again), then read the count from
  * user space into @r and with read() into @count.  Returns 0 or -errno.
  */
-static int count_mapped(FIXTURE_DATA(mapped) *self,
-			const FIXTURE_VARIANT(mapped) *variant, bool reset,
+static int count_mapped(MAPPED_DATA *self,
+			const MAPPED_VARIANT *variant, bool reset,
 			struct user_read *r, uint64_t *count)
 {
 	int fd = map_with_access(self, variant, 1);
