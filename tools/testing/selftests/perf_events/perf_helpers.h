@@ -187,7 +187,7 @@ static inline int write_int_file(const char *path, long val)
 }
 
 /* The type of the PMU @pmu from sysfs: 0 or -errno. */
-static inline int pmu_type(const char *pmu, long *type)
+static inline int read_pmu_type(const char *pmu, long *type)
 {
 	char path[512];
 
@@ -201,7 +201,7 @@ static inline long kprobe_type(void)
 {
 	long type;
 
-	return pmu_type("kprobe", &type) ? -1 : type;
+	return read_pmu_type("kprobe", &type) ? -1 : type;
 }
 
 #ifdef CPU_ZERO		/* _GNU_SOURCE, defined before the first include */

@@ -46,7 +46,7 @@ TEST_F(fixed, type_file)
 	long type;
 	int ret;
 
-	ret = pmu_type(variant->pmu, &type);
+	ret = read_pmu_type(variant->pmu, &type);
 	if (ret == -ENOENT && variant->optional)
 		SKIP(return, "no %s PMU", variant->pmu);
 	ASSERT_EQ(0, ret) TH_LOG("%s/type: %s", variant->pmu, strerror(-ret));
@@ -67,7 +67,7 @@ TEST(types_unique)
 	while ((de = readdir(d)) && n < 256) {
 		if (de->d_name[0] == '.')
 			continue;
-		ASSERT_EQ(0, pmu_type(de->d_name, &type)) TH_LOG("%s", de->d_name);
+		ASSERT_EQ(0, read_pmu_type(de->d_name, &type)) TH_LOG("%s", de->d_name);
 		EXPECT_LE(0, type);
 		for (i = 0; i < n; i++)
 			EXPECT_NE(types[i], type) TH_LOG("%s", de->d_name);
@@ -85,7 +85,7 @@ TEST(open_with_sysfs_type)
 	long type;
 	int fd;
 
-	ASSERT_EQ(0, pmu_type("software", &type));
+	ASSERT_EQ(0, read_pmu_type("software", &type));
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.type = type;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
@@ -107,7 +107,7 @@ TEST(dynamic_types_are_above_fixed)
 	long type;
 
 	for (i = 0; i < ARRAY_SIZE(dyn); i++) {
-		if (pmu_type(dyn[i], &type))
+		if (read_pmu_type(dyn[i], &type))
 			continue;
 		EXPECT_LE(PERF_TYPE_MAX, type) TH_LOG("%s", dyn[i]);
 		seen++;
