@@ -76,6 +76,121 @@
  * live on the task's CPU.
  * A context that is not live can be edited from anywhere under ctx->lock.
  */
+
+/**
+ * DOC: Files
+ *
+ * Every file of kernel/events/, in reading order: the core proper first
+ * (internal.h to pmu.c), then the features built on it, then the KUnit
+ * suites (tests/, one Kconfig option per area).  Each file's header
+ * comment says more and gives its locking.
+ *
+ * ``internal.h``
+ *   private types and prototypes: every symbol shared between the files,
+ *   the objects, the lock order and which contexts may touch what
+ *
+ * ``core.c``
+ *   event and context lifetime: allocation, attaching events to contexts,
+ *   install and removal, enable/disable/reset, the fork, exit and exec
+ *   hooks, in-kernel counters
+ *
+ * ``sched.c``
+ *   context time, event and group sched in/out and transactions, the task
+ *   switch hooks, CPU hotplug, ``perf_ctx_call()``
+ *
+ * ``syscall.c``
+ *   perf_event_open(2) (attr copy and validation, access checks, the open
+ *   chain), the event file operations and ioctls, the perf sysctls
+ *
+ * ``read.c``
+ *   bringing an event or group up to date where it is live; the read(2)
+ *   layouts of ``PERF_FORMAT_*``
+ *
+ * ``pmu.c``
+ *   the PMU registry: register/unregister, type ids, finding the PMU of a
+ *   new event, per-(context, PMU) contexts, PMU disable nesting, PMU
+ *   scopes, the ``event_source`` bus in sysfs
+ *
+ * ``exclusive.c``
+ *   PMUs with ``PERF_PMU_CAP_EXCLUSIVE``: CPU or task events, one per
+ *   context and CPU, else ``EBUSY``
+ *
+ * ``inherit.c``
+ *   inheritance: clones of ``attr.inherit`` events in new tasks,
+ *   children's counts in the parent's read, the fold at exit
+ *
+ * ``sw_event.c``
+ *   the software PMU (``PERF_TYPE_SOFTWARE``): hook-fed counters and the
+ *   cpu-clock and task-clock clocks
+ *
+ * ``ring_buffer.c``
+ *   the data ring buffer: reserving, copying and publishing records;
+ *   nested writers
+ *
+ * ``mmap.c``
+ *   mmap() of an event, memory-lock accounting, the user page, poll(),
+ *   ``SET_OUTPUT`` and ``PAUSE_OUTPUT``
+ *
+ * ``aux.c``
+ *   the AUX area: its pages and mapping, the PMU's output handles
+ *   (``perf_aux_output_*``), AUX samples
+ *
+ * ``addr_filter.c``
+ *   address filters of tracing PMUs: the filter strings, file ranges
+ *   resolved in the task's mappings
+ *
+ * ``output.c``
+ *   record layouts: ``PERF_RECORD_SAMPLE``, the ``sample_id`` trailer, the
+ *   core's own records (LOST, THROTTLE, UNTHROTTLE, LOST_SAMPLES, AUX,
+ *   ITRACE_START, AUX_OUTPUT_HW_ID)
+ *
+ * ``overflow.c``
+ *   what an overflow does: throttling, frequency-mode periods,
+ *   ``REFRESH``, ``sigtrap``, deferred wakeups, SIGIO and disabling
+ *
+ * ``sideband.c``
+ *   side-band records: COMM, FORK, EXIT, MMAP, MMAP2, SWITCH,
+ *   SWITCH_CPU_WIDE, KSYMBOL, BPF_EVENT, TEXT_POKE, NAMESPACES, CGROUP
+ *
+ * ``callchain.c``
+ *   callchains: per-CPU scratch entries, the kernel then user walk, the
+ *   sysctls that size it, uretprobe fix-up
+ *
+ * ``regs.c``
+ *   register and user-stack dumps (``REGS_USER``, ``REGS_INTR``,
+ *   ``STACK_USER``)
+ *
+ * ``cgroup.c``
+ *   cgroup events (``PERF_FLAG_PID_CGROUP``), cgroup time and the
+ *   perf_event cgroup controller
+ *
+ * ``tracepoint.c``
+ *   the tracepoint, kprobe and uprobe PMUs, their ftrace filters,
+ *   ``perf_tp_event()``
+ *
+ * ``bpf.c``
+ *   BPF programs on events: ``SET_BPF`` and perf_event links, programs run
+ *   at overflow, the branch-snapshot static call
+ *
+ * ``hw_breakpoint.c``
+ *   the breakpoint PMU, debug-register reservation and the in-kernel
+ *   breakpoint API
+ *
+ * ``uprobes.c``
+ *   uprobes: breakpoints in file mappings, XOL single-stepping, return
+ *   probes, USDT semaphores
+ *
+ * ``guest.c``
+ *   guest-info callbacks of a hypervisor (KVM, Xen PV) for samples taken
+ *   in a guest
+ *
+ * ``unsupported.c``
+ *   what the rest of the kernel calls for features not built: the PMU
+ *   debug dump (a no-op)
+ *
+ * ``tests/``
+ *   the KUnit suites, on fake PMUs (``tests/kunit_pmus.c``)
+ */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
 #define _KERNEL_EVENTS_INTERNAL_H
 

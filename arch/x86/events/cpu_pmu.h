@@ -2,38 +2,8 @@
 /*
  * Private interface of the x86 core PMU driver (Intel architectural
  * performance monitoring, AMD core counters): what an event asks of the
- * hardware, where it is counted, and how it is programmed and read.
- *
- * Files of arch/x86/events
- * -------------------------
- *   cpu_pmu.h      this interface
- *   pmu.c          the registered "cpu" PMU: struct pmu, transactions,
- *                  the PMI (NMI), CPU hotplug, suspend, the boot log,
- *                  Xen PV's forwarded PMI, freeze_on_smi
- *   events.c       generic, cache and raw events to PERFEVTSEL / PERF_CTL
- *                  values; the exclusion bits; the checks of event_init
- *   counters.c     counter constraints, assignment of a set of events to
- *                  counters (all or nothing), group validation at open
- *   count.c        programming the counters, global or per-counter enable,
- *                  reading with extension to 64 bits, sample periods, the
- *                  overflow (PMI) handler
- *   sysfs.c        format/, events/, caps/, freeze_on_smi
- *   user_access.c  user-space RDPMC: the rdpmc file, CR4.PCE per mm, the
- *                  user page's counter index and width
- *   detect.c/.h    CPUID detection of Intel and AMD core PMUs
- *   hw.c/.h        the hardware access layer (MSRs, CPUID, RDPMC, LVTPC)
- *   arch.c         what the core asks of x86 for a sample: IP and mode,
- *                  callchains, the user page's time fields
- *   msr.c          the msr PMU (tsc)
- *   virt.c         what KVM asks of the driver (capabilities, event
- *                  selects, guest MSRs, SVM, LBR), the LAPIC set-up
- *   intel_ds.c, intel_pt.c, perf_event.h
- *                  what other x86 code asks of features not built (the
- *                  DS area, PT capabilities); Xen's and resctrl's header
- *   tests/         KUnit: a model of the PMU's MSRs (pmu_model.c) with
- *                  CPUID fixtures of real parts (pmu_fixtures.c), and the
- *                  suites perf_x86_detect, _model, _core, _driver and
- *                  perf_intel_pt
+ * hardware, where it is counted, and how it is programmed and read; the
+ * map of arch/x86/events is "DOC: Files" below.
  *
  * Counter indices are the global control's bit numbers: general-purpose
  * counter i is index i, fixed counter i is X86_CORE_IDX_FIXED + i.
@@ -48,6 +18,51 @@
  * core's ctx->lock, or in the PMI, which is an NMI), or, under KUnit, in
  * the one test thread that owns it.  The mapping, validation and
  * constraint functions only read their arguments.
+ */
+
+/**
+ * DOC: Files
+ *
+ * ``cpu_pmu.h``
+ *   the cpu driver's private interface and its locking
+ * ``pmu.c``
+ *   the registered "cpu" PMU: struct pmu, transactions, the PMI (an NMI),
+ *   CPU hotplug, suspend, the boot log, Xen PV's forwarded PMI,
+ *   freeze_on_smi
+ * ``events.c``
+ *   generic, cache and raw events to PERFEVTSEL / PERF_CTL values; the
+ *   exclusion bits; the checks of event_init
+ * ``counters.c``
+ *   counter constraints, assignment of a set of events to counters (all
+ *   or nothing), group validation at open
+ * ``count.c``
+ *   programming the counters, global or per-counter enable, reading with
+ *   extension to 64 bits, sample periods, the overflow (PMI) handler
+ * ``sysfs.c``
+ *   ``format/``, ``events/``, ``caps/``, ``freeze_on_smi``
+ * ``user_access.c``
+ *   user-space RDPMC: the ``rdpmc`` file, CR4.PCE per mm, the user page's
+ *   counter index and width
+ * ``virt.c``
+ *   what KVM asks of the driver (capabilities, event selects, guest MSRs,
+ *   AMD SVM, LBR) and each local APIC's LVTPC
+ * ``detect.c``, ``detect.h``
+ *   CPUID detection of Intel and AMD core PMUs
+ * ``hw.c``, ``hw.h``
+ *   the hardware access layer (MSRs, CPUID, RDPMC, LVTPC)
+ * ``arch.c``
+ *   what a sample needs of x86: IP and mode, callchains, the user page's
+ *   time fields
+ * ``msr.c``
+ *   the msr PMU (tsc)
+ * ``intel_ds.c``, ``intel_pt.c``, ``perf_event.h``
+ *   what other x86 code asks of features not built (the DS area, PT
+ *   capabilities); Xen's and resctrl's header
+ * ``tests/``
+ *   KUnit: a model of the PMU's MSRs (``pmu_model.c``) with CPUID
+ *   fixtures of real parts (``pmu_fixtures.c``), and the suites
+ *   ``perf_x86_detect``, ``_model``, ``_core``, ``_driver`` and
+ *   ``perf_intel_pt``
  */
 #ifndef _ARCH_X86_EVENTS_CORE_PMU_H
 #define _ARCH_X86_EVENTS_CORE_PMU_H

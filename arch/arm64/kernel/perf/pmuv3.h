@@ -2,21 +2,7 @@
 /*
  * Private interface of the arm64 PMUv3 driver: the PMU registers and their
  * bits, the per-PMU and per-CPU state, and every symbol shared between the
- * files of arch/arm64/kernel/perf/.
- *
- * Files
- * -----
- *   probe.c       the platform driver: device tree probe, per-CPU bring-up
- *                 (hotplug), the overflow interrupt request, registration
- *                 with the core
- *   acpi.c        the PMUs of ACPI systems, from the MADT
- *   pmu.c         the struct pmu callbacks and the overflow handler
- *   hw.c          raw register access: counters, types, enables
- *   counters.c    counter allocation, chaining, group validation
- *   events.c      generic and cache events to PMUv3 event numbers
- *   sysfs.c       events/, format/, caps/ and cpus of each PMU
- *   user_access.c perf_user_access sysctl, user page fields
- *   cpu_pm.c      the PMU state across CPU low-power states (CONFIG_CPU_PM)
+ * files of arch/arm64/kernel/perf/ (mapped in "DOC: Files" below).
  *
  * Locking
  * -------
@@ -27,6 +13,39 @@
  * runs on that CPU with IRQs off, and so do the CPU_PM notifications.
  * The per-PMU fields are written once at probe time, before registration,
  * and only read afterwards.
+ */
+
+/**
+ * DOC: Files
+ *
+ * ``pmuv3.h``
+ *   register bits, the per-PMU and per-CPU state, the locking rules,
+ *   every symbol shared by the files below
+ * ``probe.c``
+ *   the platform driver: device tree probe, per-CPU bring-up (hotplug),
+ *   the overflow interrupt request, registration with the core
+ * ``acpi.c``
+ *   the PMUs of ACPI systems, from the MADT
+ * ``pmu.c``
+ *   the struct pmu callbacks, period arithmetic and the overflow handler
+ * ``hw.c``
+ *   raw register access of the calling CPU: counters, types, enables
+ * ``counters.c``
+ *   counter allocation, chaining, group validation
+ * ``events.c``
+ *   generic and cache events to PMUv3 event numbers
+ * ``sysfs.c``
+ *   ``events/``, ``format/``, ``caps/`` and ``cpus`` of each PMU
+ * ``user_access.c``
+ *   the ``perf_user_access`` sysctl, ``event_idx``, the user page fields
+ * ``cpu_pm.c``
+ *   the PMU state across CPU low-power states (``CONFIG_CPU_PM``)
+ * ``callchain.c``, ``regs.c``
+ *   what a sample needs of arm64: IP and mode, callchains, registers
+ * ``tests/``
+ *   KUnit: ``perf_pmuv3`` (event mapping, counter allocation) and
+ *   ``perf_pmuv3_cpu_pm`` (counting across a low-power state), one
+ *   Kconfig option each
  */
 #ifndef _ARM64_KERNEL_PERF_PMUV3_H
 #define _ARM64_KERNEL_PERF_PMUV3_H
