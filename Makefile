@@ -16,6 +16,7 @@
 #   make qemu                   build QEMU with the emulated x86 PMU, print its path
 #   make check-pmu [KERNEL=..]  the x86_64 guest on the emulated PMUs (Intel v2, v3, AMD)
 #   make encodings              the x86 event encodings of stock and series, compared
+#   make docs                   the perf-core documentation (htmldocs), warning-free
 
 ARCH ?= x86_64
 KERNEL ?= series
@@ -29,7 +30,7 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches cleanroom qemu encodings clean help
+.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches cleanroom qemu encodings docs clean help
 
 all: help
 
@@ -86,6 +87,9 @@ qemu: base
 
 encodings: base
 	@bench/pmu-encodings.sh
+
+docs: base
+	@bench/docs.sh | tail -n 1
 
 clean:
 	rm -rf $(BUILD)
