@@ -36,27 +36,27 @@
 
 #include "cpu_pmu.h"
 
-static bool has_global(const struct x86_pmu_desc *desc)
+static bool has_global(const struct x86_core_desc *desc)
 {
-	return desc->vendor == X86_PMU_INTEL ? desc->version >= 2 :
+	return desc->vendor == X86_CORE_INTEL ? desc->version >= 2 :
 					       desc->perfmon_v2;
 }
 
-static u32 global_ctrl_msr(const struct x86_pmu_desc *desc)
+static u32 global_ctrl_msr(const struct x86_core_desc *desc)
 {
-	return desc->vendor == X86_PMU_INTEL ? MSR_CORE_PERF_GLOBAL_CTRL :
+	return desc->vendor == X86_CORE_INTEL ? MSR_CORE_PERF_GLOBAL_CTRL :
 					       MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
 }
 
-static u32 global_status_msr(const struct x86_pmu_desc *desc)
+static u32 global_status_msr(const struct x86_core_desc *desc)
 {
-	return desc->vendor == X86_PMU_INTEL ? MSR_CORE_PERF_GLOBAL_STATUS :
+	return desc->vendor == X86_CORE_INTEL ? MSR_CORE_PERF_GLOBAL_STATUS :
 					       MSR_AMD64_PERF_CNTR_GLOBAL_STATUS;
 }
 
-static u32 global_clear_msr(const struct x86_pmu_desc *desc)
+static u32 global_clear_msr(const struct x86_core_desc *desc)
 {
-	return desc->vendor == X86_PMU_INTEL ? MSR_CORE_PERF_GLOBAL_OVF_CTRL :
+	return desc->vendor == X86_CORE_INTEL ? MSR_CORE_PERF_GLOBAL_OVF_CTRL :
 					       MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR;
 }
 
@@ -65,7 +65,7 @@ static bool is_fixed(int idx)
 	return idx >= X86_CORE_IDX_FIXED;
 }
 
-static u8 counter_width(const struct x86_pmu_desc *desc, int idx)
+static u8 counter_width(const struct x86_core_desc *desc, int idx)
 {
 	return is_fixed(idx) ? desc->fixed_width : desc->gp_width;
 }
@@ -82,7 +82,7 @@ static u64 width_mask(u8 width)
  * @desc: what detection found
  */
 void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
-		       const struct x86_pmu_desc *desc)
+		       const struct x86_core_desc *desc)
 {
 	u8 width = desc->gp_width;
 
@@ -92,11 +92,11 @@ void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
 	if (desc->num_fixed && (!desc->num_gp || desc->fixed_width < width))
 		width = desc->fixed_width;
 	/* half the narrowest counter's range; 31 bits through IA32_PMCx */
-	if (desc->vendor == X86_PMU_INTEL && !desc->full_width_write)
+	if (desc->vendor == X86_CORE_INTEL && !desc->full_width_write)
 		width = min_t(u8, width, 32);
 	core->max_period = width_mask(width - 1);
 	core->hg_bits = true;
-	core->freeze_on_smi = desc->vendor == X86_PMU_INTEL;
+	core->freeze_on_smi = desc->vendor == X86_CORE_INTEL;
 }
 
 /**
@@ -121,7 +121,7 @@ void x86_core_cpu_init(struct x86_core_cpu *cpu,
  */
 void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 {
-	const struct x86_pmu_desc *desc = &cpu->core->desc;
+	const struct x86_core_desc *desc = &cpu->core->desc;
 	const struct x86_hw *hw = cpu->core->hw;
 	unsigned int i;
 	u64 status;
@@ -129,10 +129,10 @@ void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 	if (has_global(desc))
 		x86_hw_wrmsr(hw, global_ctrl_msr(desc), 0);
 	for (i = 0; i < desc->num_gp; i++) {
-		x86_hw_wrmsr(hw, x86_pmu_evtsel_msr(desc, i), 0);
-		x86_hw_wrmsr(hw, x86_pmu_ctr_msr(desc, i), 0);
+		x86_hw_wrmsr(hw, x86_core_evtsel_msr(desc, i), 0);
+		x86_hw_wrmsr(hw, x86_core_ctr_msr(desc, i), 0);
 	}
-	if (desc->vendor == X86_PMU_INTEL && desc->version >= 2) {
+	if (desc->vendor == X86_CORE_INTEL && desc->version >= 2) {
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
 		for (i = 0; i < X86_CORE_NR_FIXED; i++)
 			if (desc->fixed_mask & BIT(i))
@@ -195,7 +195,7 @@ void x86_core_apply_freeze_on_smi(struct x86_core_cpu *cpu)
 	const struct x86_core_pmu *core = cpu->core;
 	u64 old, val;
 
-	if (core->desc.vendor != X86_PMU_INTEL ||
+	if (core->desc.vendor != X86_CORE_INTEL ||
 	    x86_hw_rdmsr(core->hw, MSR_IA32_DEBUGCTLMSR, &old))
 		return;
 	val = old & ~DEBUGCTLMSR_FREEZE_IN_SMM;
@@ -222,7 +222,7 @@ static u64 fixed_field(struct perf_event *event)
 
 static void write_global(struct x86_core_cpu *cpu, u64 val)
 {
-	const struct x86_pmu_desc *desc = &cpu->core->desc;
+	const struct x86_core_desc *desc = &cpu->core->desc;
 
 	x86_hw_wrmsr(cpu->core->hw, global_ctrl_msr(desc), val);
 }
@@ -409,7 +409,7 @@ void x86_core_cpu_save(struct x86_core_cpu *cpu)
  */
 void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 {
-	const struct x86_pmu_desc *desc = &cpu->core->desc;
+	const struct x86_core_desc *desc = &cpu->core->desc;
 	const struct x86_hw *hw = cpu->core->hw;
 	unsigned long running = cpu->running;
 	bool global = has_global(desc);
@@ -427,7 +427,7 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 			x86_hw_wrmsr(hw, event->hw.config_base,
 				     gp_control(cpu, event, global || cpu->enabled));
 	}
-	if (desc->vendor == X86_PMU_INTEL && desc->version >= 2)
+	if (desc->vendor == X86_CORE_INTEL && desc->version >= 2)
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
 	if (global && cpu->enabled)
 		write_global(cpu, cpu->running);
@@ -491,7 +491,7 @@ static void overflow(struct x86_core_cpu *cpu, struct perf_event *event)
  */
 int x86_core_handle_irq(struct x86_core_cpu *cpu)
 {
-	const struct x86_pmu_desc *desc = &cpu->core->desc;
+	const struct x86_core_desc *desc = &cpu->core->desc;
 	const struct x86_hw *hw = cpu->core->hw;
 	bool global = has_global(desc);
 	bool was_enabled = false;

@@ -42,7 +42,7 @@ static const u64 intel_fixed_events[X86_CORE_NR_FIXED] = {
 	0x01a4,		/* TOPDOWN.SLOTS */
 };
 
-static u64 fixed_bit(const struct x86_pmu_desc *desc, unsigned int i)
+static u64 fixed_bit(const struct x86_core_desc *desc, unsigned int i)
 {
 	if (i >= X86_CORE_NR_FIXED || !(desc->fixed_mask & BIT(i)))
 		return 0;
@@ -56,14 +56,14 @@ static u64 fixed_bit(const struct x86_pmu_desc *desc, unsigned int i)
  *
  * Return: a mask of counter indices; 0 when none can.
  */
-u64 x86_core_constraint(const struct x86_pmu_desc *desc, u64 evsel)
+u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel)
 {
 	u64 code = evsel & INTEL_ARCH_EVENT_MASK;
 	u64 mask = desc->num_gp ? GENMASK_ULL(desc->num_gp - 1, 0) : 0;
 	unsigned int i;
 
-	if (desc->vendor != X86_PMU_INTEL)
-		return desc->vendor == X86_PMU_AMD ? mask : 0;
+	if (desc->vendor != X86_CORE_INTEL)
+		return desc->vendor == X86_CORE_AMD ? mask : 0;
 	/* event select 0, unit mask i + 1: fixed counter i only */
 	if (code && !(code & ARCH_PERFMON_EVENTSEL_EVENT))
 		return fixed_bit(desc, (code >> 8) - 1);
@@ -118,7 +118,7 @@ static bool augment(struct matching *mt, unsigned int e)
  * Return: 0, or -EAGAIN when the events cannot all be counted at once on
  * the counters that are free (@assign is then left as it was).
  */
-int x86_core_assign(const struct x86_pmu_desc *desc, const u64 *evsel,
+int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 		    unsigned int n, u64 busy, int *assign)
 {
 	unsigned int order[X86_CORE_NR_IDX];
@@ -227,7 +227,7 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 }
 
 /* point @event's MSR fields at counter @idx */
-static void place(const struct x86_pmu_desc *desc, struct perf_event *event,
+static void place(const struct x86_core_desc *desc, struct perf_event *event,
 		  unsigned int idx)
 {
 	struct hw_perf_event *hwc = &event->hw;
@@ -240,8 +240,8 @@ static void place(const struct x86_pmu_desc *desc, struct perf_event *event,
 		hwc->event_base = MSR_CORE_PERF_FIXED_CTR0 + i;
 		hwc->event_base_rdpmc = INTEL_PMC_FIXED_RDPMC_BASE | i;
 	} else {
-		hwc->config_base = x86_pmu_evtsel_msr(desc, idx);
-		hwc->event_base = x86_pmu_ctr_msr(desc, idx);
+		hwc->config_base = x86_core_evtsel_msr(desc, idx);
+		hwc->event_base = x86_core_ctr_msr(desc, idx);
 		hwc->event_base_rdpmc = idx;
 	}
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;

@@ -13,11 +13,13 @@
  * A struct x86_core_pmu is filled once (from detection) before any event
  * uses it, and only read afterwards, but for @freeze_on_smi: the sysfs
  * file writes it under the driver's freeze_lock with CPU hotplug held
- * off (cpus_read_lock()), and a CPU that comes up reads it.  A struct x86_core_cpu belongs to one
- * CPU: every function taking one runs on that CPU with IRQs off (under the
- * core's ctx->lock, or in the PMI, which is an NMI), or, under KUnit, in
- * the one test thread that owns it.  The mapping, validation and
- * constraint functions only read their arguments.
+ * off (cpus_read_lock()), and a CPU that comes up reads it.
+ *
+ * A struct x86_core_cpu belongs to one CPU: every function taking one runs
+ * on that CPU with IRQs off (under the core's ctx->lock, or in the PMI,
+ * which is an NMI), or, under KUnit, in the one test thread that owns it.
+ * The mapping, validation and constraint functions only read their
+ * arguments.
  */
 
 /**
@@ -136,7 +138,7 @@ typedef int (*x86_core_overflow_fn)(struct perf_event *event, u64 period,
  */
 struct x86_core_pmu {
 	const struct x86_hw *hw;
-	struct x86_pmu_desc desc;
+	struct x86_core_desc desc;
 	struct pmu *pmu;
 	u64 max_period;
 	x86_core_overflow_fn overflow;
@@ -205,7 +207,7 @@ struct x86_core_driver {
 
 /* pmu.c */
 int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
-			  const struct x86_pmu_desc *desc);
+			  const struct x86_core_desc *desc);
 void x86_core_driver_cpu_up(struct x86_core_driver *drv, unsigned int nr);
 void x86_core_driver_free(struct x86_core_driver *drv);
 int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs);
@@ -227,19 +229,19 @@ void x86_core_user_event_unmapped(struct perf_event *event,
 				  struct mm_struct *mm);
 
 /* events.c */
-int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
+int x86_core_map_hw_event(const struct x86_core_desc *desc, u64 config,
 			  u64 *evsel);
-int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
+int x86_core_map_cache_event(const struct x86_core_desc *desc, u64 config,
 			     u64 *evsel);
-int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config,
+int x86_core_check_raw(const struct x86_core_desc *desc, u64 config,
 		       u64 *evsel);
-u64 x86_core_filter_bits(const struct x86_pmu_desc *desc,
+u64 x86_core_filter_bits(const struct x86_core_desc *desc,
 			 const struct perf_event_attr *attr);
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event);
 
 /* counters.c */
-u64 x86_core_constraint(const struct x86_pmu_desc *desc, u64 evsel);
-int x86_core_assign(const struct x86_pmu_desc *desc, const u64 *evsel,
+u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel);
+int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 		    unsigned int n, u64 busy, int *assign);
 int x86_core_validate_group(const struct x86_core_pmu *core,
 			    struct perf_event *event);
@@ -249,7 +251,7 @@ void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event);
 
 /* count.c */
 void x86_core_pmu_init(struct x86_core_pmu *core, const struct x86_hw *hw,
-		       const struct x86_pmu_desc *desc);
+		       const struct x86_core_desc *desc);
 void x86_core_cpu_init(struct x86_core_cpu *cpu,
 		       const struct x86_core_pmu *core);
 void x86_core_cpu_reset(struct x86_core_cpu *cpu);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Detection of the x86 core PMU: x86_pmu_detect() reads CPUID (and, where
+ * Detection of the x86 core PMU: x86_core_detect() reads CPUID (and, where
  * CPUID announces it, IA32_PERF_CAPABILITIES) through an x86_hw and fills
- * a struct x86_pmu_desc.  Intel parts are described by the architectural
+ * a struct x86_core_desc.  Intel parts are described by the architectural
  * performance monitoring leaf 0xA (SDM vol. 3B, "Architectural Performance
  * Monitoring", versions 1 to 5); AMD and Hygon parts by the family, the
  * core-counter extension (CPUID 0x80000001 ECX[23]) and PerfMonV2 (CPUID
@@ -36,19 +36,19 @@
 /* a value with bit 31 clear: legacy 32-bit counter writes keep it as is */
 #define PROBE_VALUE			0x5a5a1234ULL
 
-static int no_pmu(struct x86_pmu_desc *desc, const char *why)
+static int no_pmu(struct x86_core_desc *desc, const char *why)
 {
 	bool hypervisor = desc->hypervisor;
 
 	memset(desc, 0, sizeof(*desc));
-	desc->vendor = X86_PMU_NONE;
+	desc->vendor = X86_CORE_NONE;
 	desc->hypervisor = hypervisor;
 	desc->why_none = why;
 	return -ENODEV;
 }
 
 /* CPUID 0xA version 2 and later: the fixed-function counters */
-static void intel_fixed_counters(struct x86_pmu_desc *desc, u32 ecx, u32 edx)
+static void intel_fixed_counters(struct x86_core_desc *desc, u32 ecx, u32 edx)
 {
 	union cpuid10_edx fixed = { .full = edx };
 	u32 mask = 0;
@@ -64,7 +64,7 @@ static void intel_fixed_counters(struct x86_pmu_desc *desc, u32 ecx, u32 edx)
 	desc->anythread_deprecated = fixed.split.anythread_deprecated;
 }
 
-static int intel_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc,
+static int intel_detect(const struct x86_hw *hw, struct x86_core_desc *desc,
 			u32 max_leaf, u32 leaf1_ecx)
 {
 	union cpuid10_eax gp;
@@ -77,7 +77,7 @@ static int intel_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc,
 	if (!gp.split.version_id)
 		return no_pmu(desc, "architectural perfmon version 0");
 
-	desc->vendor = X86_PMU_INTEL;
+	desc->vendor = X86_CORE_INTEL;
 	desc->version = gp.split.version_id;
 	desc->num_gp = min_t(u8, gp.split.num_counters, INTEL_PMC_MAX_GENERIC);
 	desc->gp_width = gp.split.bit_width;
@@ -123,7 +123,7 @@ static unsigned int cpuid_model(u32 eax)
 	return model;
 }
 
-static int amd_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc,
+static int amd_detect(const struct x86_hw *hw, struct x86_core_desc *desc,
 		      u32 leaf1_eax)
 {
 	union cpuid_0x80000022_ebx v2;
@@ -134,7 +134,7 @@ static int amd_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc,
 	if (cpuid_family(leaf1_eax) < 6)
 		return no_pmu(desc, "AMD family before K7");
 
-	desc->vendor = X86_PMU_AMD;
+	desc->vendor = X86_CORE_AMD;
 	desc->gp_width = AMD_COUNTER_WIDTH;
 	x86_hw_cpuid(hw, CPUID_LEAF_EXT_MAX, 0, &r);
 	max_ext = r.eax;
@@ -177,14 +177,14 @@ static int amd_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc,
  * as it was.
  */
 static bool counter_holds_value(const struct x86_hw *hw,
-				const struct x86_pmu_desc *desc)
+				const struct x86_core_desc *desc)
 {
 	u64 old, val;
 	u32 msr;
 	bool ok;
 
 	if (desc->num_gp)
-		msr = x86_pmu_ctr_msr(desc, 0);
+		msr = x86_core_ctr_msr(desc, 0);
 	else
 		msr = MSR_CORE_PERF_FIXED_CTR0 + __ffs(desc->fixed_mask);
 
@@ -207,13 +207,13 @@ static bool vendor_is(const struct x86_hw_cpuid *leaf0, const char *name)
 }
 
 /**
- * x86_pmu_detect - describe the core PMU of the CPU behind @hw
+ * x86_core_detect - describe the core PMU of the CPU behind @hw
  * @hw: the hardware to ask (x86_hw_native, or a model under KUnit)
- * @desc: filled in; on failure it says X86_PMU_NONE and why
+ * @desc: filled in; on failure it says X86_CORE_NONE and why
  *
  * Return: 0 when there is a core PMU to drive, -ENODEV when there is none.
  */
-int x86_pmu_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc)
+int x86_core_detect(const struct x86_hw *hw, struct x86_core_desc *desc)
 {
 	struct x86_hw_cpuid leaf0, leaf1 = { };
 	int ret;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the x86 core PMU is, as CPUID (and PERF_CAPABILITIES) describe it:
- * struct x86_pmu_desc, filled by x86_pmu_detect() (detect.c), and where
+ * struct x86_core_desc, filled by x86_core_detect() (detect.c), and where
  * each counter's MSRs are.  A description is made once and only read
  * afterwards; it needs no lock.
  */
@@ -12,16 +12,16 @@
 
 struct x86_hw;
 
-enum x86_pmu_vendor {
-	X86_PMU_NONE,		/* no usable core PMU */
-	X86_PMU_INTEL,		/* Intel architectural performance monitoring */
-	X86_PMU_AMD,		/* AMD (and Hygon) core performance counters */
+enum x86_core_vendor {
+	X86_CORE_NONE,		/* no usable core PMU */
+	X86_CORE_INTEL,		/* Intel architectural performance monitoring */
+	X86_CORE_AMD,		/* AMD (and Hygon) core performance counters */
 };
 
 /*
- * struct x86_pmu_desc - the core PMU of a CPU
+ * struct x86_core_desc - the core PMU of a CPU
  *
- * @vendor: which programming model, or X86_PMU_NONE.
+ * @vendor: which programming model, or X86_CORE_NONE.
  * @family: the CPU family (CPUID 1 EAX, with the extended family).
  * @model: the CPU model (CPUID 1 EAX, with the extended model where the
  *	family is 6 or 0Fh and above).
@@ -50,10 +50,10 @@ enum x86_pmu_vendor {
  * @ctr_base: the counter MSR of counter 0 (IA32_A_PMC0 with full-width
  *	writes).
  * @msr_stride: the distance between the MSRs of two counters.
- * @why_none: for X86_PMU_NONE, a few words on why, for the boot log.
+ * @why_none: for X86_CORE_NONE, a few words on why, for the boot log.
  */
-struct x86_pmu_desc {
-	enum x86_pmu_vendor vendor;
+struct x86_core_desc {
+	enum x86_core_vendor vendor;
 	u8 family;
 	u8 model;
 	u8 version;
@@ -76,24 +76,24 @@ struct x86_pmu_desc {
 	const char *why_none;
 };
 
-int x86_pmu_detect(const struct x86_hw *hw, struct x86_pmu_desc *desc);
+int x86_core_detect(const struct x86_hw *hw, struct x86_core_desc *desc);
 
 /* the control MSR of general-purpose counter @i */
-static inline u32 x86_pmu_evtsel_msr(const struct x86_pmu_desc *desc,
-				     unsigned int i)
+static inline u32 x86_core_evtsel_msr(const struct x86_core_desc *desc,
+				      unsigned int i)
 {
 	return desc->evtsel_base + i * desc->msr_stride;
 }
 
 /* the counter MSR of general-purpose counter @i */
-static inline u32 x86_pmu_ctr_msr(const struct x86_pmu_desc *desc,
-				  unsigned int i)
+static inline u32 x86_core_ctr_msr(const struct x86_core_desc *desc,
+				   unsigned int i)
 {
 	return desc->ctr_base + i * desc->msr_stride;
 }
 
 /* the bits a general-purpose counter holds */
-static inline u64 x86_pmu_gp_mask(const struct x86_pmu_desc *desc)
+static inline u64 x86_core_gp_mask(const struct x86_core_desc *desc)
 {
 	return desc->gp_width >= 64 ? ~0ULL : (1ULL << desc->gp_width) - 1;
 }

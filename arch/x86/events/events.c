@@ -134,7 +134,7 @@ static const struct zen_models zen_models[] = {
 };
 
 /* 1 to 4; 0 before family 17h and for models outside the list */
-static unsigned int zen_generation(const struct x86_pmu_desc *desc)
+static unsigned int zen_generation(const struct x86_core_desc *desc)
 {
 	unsigned int i;
 
@@ -148,13 +148,13 @@ static unsigned int zen_generation(const struct x86_pmu_desc *desc)
 	return 0;
 }
 
-static bool arch_event_available(const struct x86_pmu_desc *desc, int arch)
+static bool arch_event_available(const struct x86_core_desc *desc, int arch)
 {
 	return arch >= 0 && arch < X86_ARCH_NR_EVENTS &&
 	       !(desc->events_unavailable & BIT(arch));
 }
 
-static bool has_fixed(const struct x86_pmu_desc *desc, int fixed)
+static bool has_fixed(const struct x86_core_desc *desc, int fixed)
 {
 	return fixed >= 0 && (desc->fixed_mask & BIT(fixed));
 }
@@ -164,7 +164,7 @@ static bool has_fixed(const struct x86_pmu_desc *desc, int fixed)
  * (a general-purpose counter or the fixed counter will count it), else the
  * fixed counter's pseudo-encoding where the counter exists.
  */
-static int intel_generic(const struct x86_pmu_desc *desc,
+static int intel_generic(const struct x86_core_desc *desc,
 			 const struct intel_generic *g, u64 *evsel)
 {
 	if (arch_event_available(desc, g->arch)) {
@@ -179,7 +179,7 @@ static int intel_generic(const struct x86_pmu_desc *desc,
 }
 
 /* an AMD generic event's encoding, or NONE */
-static u64 amd_generic(const struct x86_pmu_desc *desc, u64 config)
+static u64 amd_generic(const struct x86_core_desc *desc, u64 config)
 {
 	unsigned int zen = zen_generation(desc);
 
@@ -203,7 +203,7 @@ static u64 amd_generic(const struct x86_pmu_desc *desc, u64 config)
  * Return: 0; -EINVAL for no generic event; -ENOENT where the CPU cannot
  * count it.
  */
-int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
+int x86_core_map_hw_event(const struct x86_core_desc *desc, u64 config,
 			  u64 *evsel)
 {
 	u64 val;
@@ -211,9 +211,9 @@ int x86_core_map_hw_event(const struct x86_pmu_desc *desc, u64 config,
 	if (config >= PERF_COUNT_HW_MAX)
 		return -EINVAL;
 	switch (desc->vendor) {
-	case X86_PMU_INTEL:
+	case X86_CORE_INTEL:
 		return intel_generic(desc, &intel_hw_map[config], evsel);
-	case X86_PMU_AMD:
+	case X86_CORE_AMD:
 		val = amd_generic(desc, config);
 		if (val == NONE)
 			return -ENOENT;
@@ -339,7 +339,7 @@ static bool amd_no_op(unsigned int cache, unsigned int op)
 	}
 }
 
-static int amd_cache(const struct x86_pmu_desc *desc, unsigned int cache,
+static int amd_cache(const struct x86_core_desc *desc, unsigned int cache,
 		     unsigned int op, unsigned int result, u64 *evsel)
 {
 	const struct amd_cache_event *ev = amd_legacy_cache;
@@ -371,7 +371,7 @@ static int amd_cache(const struct x86_pmu_desc *desc, unsigned int cache,
  * makes no sense for the cache on AMD; -ENOENT for a combination the CPU
  * has no event for.
  */
-int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
+int x86_core_map_cache_event(const struct x86_core_desc *desc, u64 config,
 			     u64 *evsel)
 {
 	unsigned int cache = config & 0xff;
@@ -385,7 +385,7 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
 		return -EINVAL;
 	switch (desc->vendor) {
-	case X86_PMU_INTEL:
+	case X86_CORE_INTEL:
 		if (op != PERF_COUNT_HW_CACHE_OP_READ)
 			return -ENOENT;
 		row = &intel_cache_read[cache];
@@ -395,7 +395,7 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
 			return -ENOENT;
 		*evsel = intel_arch_events[val];
 		return 0;
-	case X86_PMU_AMD:
+	case X86_CORE_AMD:
 		return amd_cache(desc, cache, op, result, evsel);
 	default:
 		return -ENOENT;
@@ -416,11 +416,11 @@ int x86_core_map_cache_event(const struct x86_pmu_desc *desc, u64 config,
  * event's.  Not AMD's HostOnly and GuestOnly: the driver sets them from
  * the exclusion attributes.
  */
-static u64 raw_valid(const struct x86_pmu_desc *desc)
+static u64 raw_valid(const struct x86_core_desc *desc)
 {
 	u64 valid = X86_RAW_EVENT_MASK | DRIVER_BITS;
 
-	if (desc->vendor == X86_PMU_AMD)
+	if (desc->vendor == X86_CORE_AMD)
 		return valid | AMD64_EVENTSEL_EVENT;
 	/* AnyThread: versions 3 and later, until CPUID 0xA EDX[15] */
 	if (desc->version >= 3 && !desc->anythread_deprecated)
@@ -442,19 +442,19 @@ static u64 raw_valid(const struct x86_pmu_desc *desc)
  * counter's pseudo-encoding that names no fixed counter or carries bits
  * a fixed counter cannot apply, or no PMU.
  */
-int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config, u64 *evsel)
+int x86_core_check_raw(const struct x86_core_desc *desc, u64 config, u64 *evsel)
 {
 	u64 code = config & INTEL_ARCH_EVENT_MASK, valid;
 	unsigned int fixed;
 
-	if (desc->vendor == X86_PMU_NONE)
+	if (desc->vendor == X86_CORE_NONE)
 		return -EINVAL;
 	valid = raw_valid(desc);
-	if (desc->vendor == X86_PMU_INTEL &&
+	if (desc->vendor == X86_CORE_INTEL &&
 	    (config & ~valid & ARCH_PERFMON_EVENTSEL_ANY))
 		return -EINVAL;
 	config &= valid;
-	if (desc->vendor == X86_PMU_INTEL && code &&
+	if (desc->vendor == X86_CORE_INTEL && code &&
 	    !(code & ARCH_PERFMON_EVENTSEL_EVENT)) {
 		fixed = (code >> 8) - 1;
 		if (fixed >= X86_CORE_NR_FIXED || !has_fixed(desc, fixed) ||
@@ -475,7 +475,7 @@ int x86_core_check_raw(const struct x86_pmu_desc *desc, u64 config, u64 *evsel)
  * that excludes the host in guests only (GuestOnly).  Intel leaves guests
  * to KVM, which switches the counters at VM entry.
  */
-u64 x86_core_filter_bits(const struct x86_pmu_desc *desc,
+u64 x86_core_filter_bits(const struct x86_core_desc *desc,
 			 const struct perf_event_attr *attr)
 {
 	u64 bits = 0;
@@ -484,7 +484,7 @@ u64 x86_core_filter_bits(const struct x86_pmu_desc *desc,
 		bits |= ARCH_PERFMON_EVENTSEL_USR;
 	if (!attr->exclude_kernel)
 		bits |= ARCH_PERFMON_EVENTSEL_OS;
-	if (desc->vendor == X86_PMU_AMD) {
+	if (desc->vendor == X86_CORE_AMD) {
 		if (attr->exclude_guest && !attr->exclude_host)
 			bits |= AMD64_EVENTSEL_HOSTONLY;
 		if (attr->exclude_host && !attr->exclude_guest)
@@ -532,7 +532,7 @@ static void start_freq_period(const struct x86_core_pmu *core,
 	struct hw_perf_event *hwc = &event->hw;
 	u64 freq = event->attr.sample_freq;
 
-	if (core->desc.vendor != X86_PMU_INTEL || !event->attr.freq || !freq ||
+	if (core->desc.vendor != X86_CORE_INTEL || !event->attr.freq || !freq ||
 	    hwc->sample_period != 1)
 		return;
 	hwc->sample_period = max_t(u64, 1, div64_u64(NSEC_PER_SEC / 2, freq));
@@ -580,7 +580,7 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &
 	    PERF_REG_EXTENDED_MASK)
 		return -EINVAL;
-	if (core->desc.vendor == X86_PMU_AMD && attr->exclude_host &&
+	if (core->desc.vendor == X86_CORE_AMD && attr->exclude_host &&
 	    attr->exclude_guest)
 		return -EINVAL;
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);

@@ -295,7 +295,7 @@ static void driver_cpu_down(struct x86_core_driver *drv, unsigned int nr)
  * Return: 0, or -ENOMEM.
  */
 int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
-			  const struct x86_pmu_desc *desc)
+			  const struct x86_core_desc *desc)
 {
 	x86_core_pmu_init(&drv->core, hw, desc);
 	drv->core.pmu = &drv->pmu;
@@ -434,14 +434,14 @@ static const char *const arch_event_names[] __initconst = {
  */
 static void __init report_pmu(const struct x86_core_pmu *core)
 {
-	const struct x86_pmu_desc *desc = &core->desc;
+	const struct x86_core_desc *desc = &core->desc;
 	u64 counters = (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
 	const char *kind;
 	unsigned int i;
 
 	if (desc->num_gp)
 		counters |= GENMASK_ULL(desc->num_gp - 1, 0);
-	if (desc->vendor == X86_PMU_INTEL)
+	if (desc->vendor == X86_CORE_INTEL)
 		kind = "generic architected perfmon, Intel";
 	else if (desc->family >= 0x17)
 		kind = "Fam17h+ core perfctr, AMD";
@@ -449,14 +449,14 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 		kind = desc->core_ext ? "core perfctr, AMD" : "AMD";
 	pr_info("Performance Events: %s PMU driver.\n", kind);
 	for (i = 0; i < ARRAY_SIZE(arch_event_names); i++)
-		if (desc->vendor == X86_PMU_INTEL && i < desc->events_mask_len &&
+		if (desc->vendor == X86_CORE_INTEL && i < desc->events_mask_len &&
 		    (desc->events_unavailable & BIT(i)))
 			pr_info("core: CPUID marked event: '%s' unavailable\n",
 				arch_event_names[i]);
 	pr_info("... %-24s%u\n", "version:", desc->version);
 	pr_info("... %-24s%u\n", "bit width:", desc->gp_width);
 	pr_info("... %-24s%u\n", "generic registers:", desc->num_gp);
-	pr_info("... %-24s%016llx\n", "value mask:", x86_pmu_gp_mask(desc));
+	pr_info("... %-24s%016llx\n", "value mask:", x86_core_gp_mask(desc));
 	pr_info("... %-24s%016llx\n", "max period:", core->max_period);
 	pr_info("... %-24s%u\n", "fixed-purpose events:",
 		hweight32(desc->fixed_mask));
@@ -467,11 +467,11 @@ static int __init x86_core_driver_init(void)
 {
 	static struct x86_core_driver drv;
 	static struct syscore core_syscore;
-	struct x86_pmu_desc desc;
+	struct x86_core_desc desc;
 	int ret;
 
-	if (x86_pmu_detect(&x86_hw_native, &desc) ||
-	    desc.vendor == X86_PMU_NONE) {
+	if (x86_core_detect(&x86_hw_native, &desc) ||
+	    desc.vendor == X86_CORE_NONE) {
 		pr_info("perf: no x86 core PMU: %s\n",
 			desc.why_none ?: "not detected");
 		return 0;

@@ -24,19 +24,19 @@ static struct x86_core_driver *dev_driver(struct device *dev)
 	return container_of(pmu, struct x86_core_driver, pmu);
 }
 
-static const struct x86_pmu_desc *dev_desc(struct device *dev)
+static const struct x86_core_desc *dev_desc(struct device *dev)
 {
 	return &dev_driver(dev)->core.desc;
 }
 
-static const struct x86_pmu_desc *kobj_desc(struct kobject *kobj)
+static const struct x86_core_desc *kobj_desc(struct kobject *kobj)
 {
 	return dev_desc(kobj_to_dev(kobj));
 }
 
-static bool is_amd(const struct x86_pmu_desc *desc)
+static bool is_amd(const struct x86_core_desc *desc)
 {
-	return desc->vendor == X86_PMU_AMD;
+	return desc->vendor == X86_CORE_AMD;
 }
 
 /* ---- format/ ---- */
@@ -75,7 +75,7 @@ static struct attribute *format_attrs[] = {
 static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
 			      int i)
 {
-	const struct x86_pmu_desc *desc = kobj_desc(kobj);
+	const struct x86_core_desc *desc = kobj_desc(kobj);
 
 	if (attr == &format_attr_pc.attr && is_amd(desc))
 		return 0;
@@ -165,7 +165,7 @@ static const struct attribute_group events_group = {
 static ssize_t pmu_name_show(struct device *dev, struct device_attribute *attr,
 			     char *page)
 {
-	const struct x86_pmu_desc *desc = dev_desc(dev);
+	const struct x86_core_desc *desc = dev_desc(dev);
 
 	/* the architectural events of version 2 and later, whatever the part */
 	if (desc->version >= 2)
@@ -237,7 +237,7 @@ static struct attribute *smm_attrs[] = {
 static umode_t smm_visible(struct kobject *kobj, struct attribute *attr,
 			   int i)
 {
-	return kobj_desc(kobj)->vendor == X86_PMU_INTEL ? attr->mode : 0;
+	return kobj_desc(kobj)->vendor == X86_CORE_INTEL ? attr->mode : 0;
 }
 
 static const struct attribute_group smm_group = {

@@ -101,7 +101,7 @@ void x86_core_user_update_userpage(struct perf_event *event,
 void perf_clear_dirty_counters(void)
 {
 	struct x86_core_driver *drv = x86_core_native();
-	const struct x86_pmu_desc *desc;
+	const struct x86_core_desc *desc;
 	const struct x86_core_cpu *cpu;
 	unsigned int i;
 
@@ -113,7 +113,7 @@ void perf_clear_dirty_counters(void)
 		return;
 	for (i = 0; i < desc->num_gp; i++)
 		if (!(cpu->used & BIT_ULL(i)))
-			x86_hw_wrmsr(drv->core.hw, x86_pmu_ctr_msr(desc, i), 0);
+			x86_hw_wrmsr(drv->core.hw, x86_core_ctr_msr(desc, i), 0);
 	for (i = 0; i < X86_CORE_NR_FIXED; i++)
 		if ((desc->fixed_mask & BIT(i)) &&
 		    !(cpu->used & BIT_ULL(X86_CORE_IDX_FIXED + i)))

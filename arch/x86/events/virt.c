@@ -50,7 +50,7 @@ void perf_check_microcode(void)
 void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
 {
 	struct x86_core_driver *drv = x86_core_native();
-	const struct x86_pmu_desc *desc;
+	const struct x86_core_desc *desc;
 
 	memset(cap, 0, sizeof(*cap));
 	if (!drv)
@@ -59,7 +59,7 @@ void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
 	cap->version = desc->version;
 	cap->num_counters_gp = desc->num_gp;
 	cap->bit_width_gp = desc->gp_width;
-	if (desc->vendor == X86_PMU_INTEL && desc->version >= 2) {
+	if (desc->vendor == X86_CORE_INTEL && desc->version >= 2) {
 		/* KVM numbers fixed counters from 0 without holes */
 		cap->num_counters_fixed = fls(desc->fixed_mask);
 		cap->bit_width_fixed = desc->fixed_width;
@@ -113,7 +113,7 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 	unsigned int idx;
 
 	*nr = 0;
-	if (!drv || drv->core.desc.vendor != X86_PMU_INTEL ||
+	if (!drv || drv->core.desc.vendor != X86_CORE_INTEL ||
 	    drv->core.desc.version < 2)
 		return NULL;
 	cpu = this_cpu_ptr(drv->cpus);

@@ -165,7 +165,7 @@ KUNIT_ARRAY_PARAM(map, map_cases, map_case_desc);
 static void perf_x86_core_map(struct kunit *test)
 {
 	const struct map_case *c = test->param_value;
-	const struct x86_pmu_desc *desc = &c->fx->pmu;
+	const struct x86_core_desc *desc = &c->fx->pmu;
 	u64 evsel = ~0ULL;
 	int ret;
 
@@ -214,7 +214,7 @@ static void perf_x86_core_amd_generations(struct kunit *test)
 		PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
 		PERF_COUNT_HW_REF_CPU_CYCLES,
 	};
-	struct x86_pmu_desc desc = { .vendor = X86_PMU_AMD };
+	struct x86_core_desc desc = { .vendor = X86_CORE_AMD };
 	unsigned int i, j;
 	u64 want[4], evsel;
 	int ret;
@@ -244,7 +244,7 @@ struct core_test {
 	struct kunit *test;
 	const struct x86_pmu_model_fixture *fx;
 	struct x86_pmu_model *m;
-	struct x86_pmu_desc desc;
+	struct x86_core_desc desc;
 	struct x86_core_pmu core;
 	struct x86_core_cpu cpu;
 	struct pmu pmu;
@@ -280,7 +280,7 @@ static struct core_test *core_test_new(struct kunit *test,
 	t->fx = fx;
 	t->m = x86_pmu_model_new(test, fx);
 	KUNIT_ASSERT_NOT_NULL(test, t->m);
-	KUNIT_ASSERT_EQ(test, x86_pmu_detect(x86_pmu_model_hw(t->m), &t->desc), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_detect(x86_pmu_model_hw(t->m), &t->desc), 0);
 	x86_core_pmu_init(&t->core, x86_pmu_model_hw(t->m), &t->desc);
 	t->pmu.type = PERF_TYPE_RAW;
 	t->pmu.task_ctx_nr = perf_hw_context;
@@ -298,7 +298,7 @@ static struct core_test *fixture_test(struct kunit *test)
 {
 	const struct x86_pmu_model_fixture *fx = x86_pmu_test_fixture(test);
 
-	if (fx->pmu.vendor == X86_PMU_NONE)
+	if (fx->pmu.vendor == X86_CORE_NONE)
 		kunit_skip(test, "no PMU");
 	return core_test_new(test, fx);
 }
@@ -357,7 +357,7 @@ static u64 model_msr(struct core_test *t, u32 msr)
 
 static bool intel(const struct core_test *t)
 {
-	return t->desc.vendor == X86_PMU_INTEL;
+	return t->desc.vendor == X86_CORE_INTEL;
 }
 
 /* what the model is told happened */
@@ -451,10 +451,10 @@ static void perf_x86_core_event_init(struct kunit *test)
 /* which counters can count what */
 static void perf_x86_core_constraint(struct kunit *test)
 {
-	const struct x86_pmu_desc *skl = &x86_pmu_fixture_intel_skl.pmu;
-	const struct x86_pmu_desc *spr = &x86_pmu_fixture_intel_spr.pmu;
-	const struct x86_pmu_desc *holes = &x86_pmu_fixture_intel_v5_holes.pmu;
-	const struct x86_pmu_desc *zen2 = &x86_pmu_fixture_amd_zen2.pmu;
+	const struct x86_core_desc *skl = &x86_pmu_fixture_intel_skl.pmu;
+	const struct x86_core_desc *spr = &x86_pmu_fixture_intel_spr.pmu;
+	const struct x86_core_desc *holes = &x86_pmu_fixture_intel_v5_holes.pmu;
+	const struct x86_core_desc *zen2 = &x86_pmu_fixture_amd_zen2.pmu;
 
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x003c), 0xfULL | BIT_ULL(FIXED(1)));
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x00c0), 0xfULL | BIT_ULL(FIXED(0)));
@@ -698,22 +698,22 @@ static void perf_x86_core_enable_msrs(struct kunit *test)
 	ev = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, false, false);
 	KUNIT_ASSERT_EQ(test, ev->hw.idx, 0);
 	x86_core_enable(&t->cpu);
-	KUNIT_EXPECT_TRUE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+	KUNIT_EXPECT_TRUE(test, model_msr(t, x86_core_evtsel_msr(&t->desc, 0)) &
 			  ARCH_PERFMON_EVENTSEL_ENABLE);
 	if (global)
 		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 1);
 	x86_core_disable(&t->cpu);
 	if (global) {
 		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 0);
-		KUNIT_EXPECT_TRUE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+		KUNIT_EXPECT_TRUE(test, model_msr(t, x86_core_evtsel_msr(&t->desc, 0)) &
 				  ARCH_PERFMON_EVENTSEL_ENABLE);
 	} else {
-		KUNIT_EXPECT_FALSE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+		KUNIT_EXPECT_FALSE(test, model_msr(t, x86_core_evtsel_msr(&t->desc, 0)) &
 				   ARCH_PERFMON_EVENTSEL_ENABLE);
 	}
 	x86_core_enable(&t->cpu);
 	x86_core_stop(&t->cpu, ev, true);
-	KUNIT_EXPECT_FALSE(test, model_msr(t, x86_pmu_evtsel_msr(&t->desc, 0)) &
+	KUNIT_EXPECT_FALSE(test, model_msr(t, x86_core_evtsel_msr(&t->desc, 0)) &
 			   ARCH_PERFMON_EVENTSEL_ENABLE);
 	if (global)
 		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 0);
@@ -846,7 +846,7 @@ static void perf_x86_core_overflow_fixed(struct kunit *test)
 {
 	const struct x86_pmu_model_fixture *fx = x86_pmu_test_fixture(test);
 
-	if (fx->pmu.vendor != X86_PMU_INTEL)
+	if (fx->pmu.vendor != X86_CORE_INTEL)
 		kunit_skip(test, "no fixed counters");
 	check_overflow(test, PERF_COUNT_HW_CPU_CYCLES, fx->cycles, true);
 }

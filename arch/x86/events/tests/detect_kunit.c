@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "perf_x86_detect": x86_pmu_detect() run on the model of each
+ * KUnit suite "perf_x86_detect": x86_core_detect() run on the model of each
  * fixture (pmu_fixtures.c) must find exactly the PMU the part has, leave
  * the counter it probes as it was, and, on the CPU the tests run on (no
  * PMU under QEMU TCG), say what it found without harm.
@@ -22,7 +22,7 @@ static const char *const field_names[] = {
 };
 
 /* the numeric fields of @d, in the order of field_names */
-static void desc_fields(const struct x86_pmu_desc *d, u64 *v)
+static void desc_fields(const struct x86_core_desc *d, u64 *v)
 {
 	v[0] = d->vendor;
 	v[1] = d->version;
@@ -49,17 +49,17 @@ static void desc_fields(const struct x86_pmu_desc *d, u64 *v)
 static void perf_x86_detect_fixture(struct kunit *test)
 {
 	const struct x86_pmu_model_fixture *fx = x86_pmu_test_fixture(test);
-	const struct x86_pmu_desc *want = &fx->pmu;
+	const struct x86_core_desc *want = &fx->pmu;
 	struct x86_pmu_model *m = x86_pmu_model_new(test, fx);
 	u64 got_v[ARRAY_SIZE(field_names)];
 	u64 want_v[ARRAY_SIZE(field_names)];
-	struct x86_pmu_desc got;
+	struct x86_core_desc got;
 	unsigned int i;
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
-	ret = x86_pmu_detect(x86_pmu_model_hw(m), &got);
-	KUNIT_EXPECT_EQ(test, ret, want->vendor == X86_PMU_NONE ? -ENODEV : 0);
+	ret = x86_core_detect(x86_pmu_model_hw(m), &got);
+	KUNIT_EXPECT_EQ(test, ret, want->vendor == X86_CORE_NONE ? -ENODEV : 0);
 	desc_fields(&got, got_v);
 	desc_fields(want, want_v);
 	for (i = 0; i < ARRAY_SIZE(field_names); i++)
@@ -77,17 +77,17 @@ static void perf_x86_detect_probe_restores(struct kunit *test)
 	const struct x86_pmu_model_fixture *fx = x86_pmu_test_fixture(test);
 	struct x86_pmu_model *m;
 	const struct x86_hw *hw;
-	struct x86_pmu_desc d;
+	struct x86_core_desc d;
 	u64 val;
 
-	if (fx->pmu.vendor == X86_PMU_NONE)
+	if (fx->pmu.vendor == X86_CORE_NONE)
 		kunit_skip(test, "no PMU");
 	m = x86_pmu_model_new(test, fx);
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	hw = x86_pmu_model_hw(m);
-	KUNIT_ASSERT_EQ(test, x86_hw_wrmsr(hw, x86_pmu_ctr_msr(&fx->pmu, 0), 1234), 0);
-	KUNIT_ASSERT_EQ(test, x86_pmu_detect(hw, &d), 0);
-	KUNIT_EXPECT_EQ(test, x86_hw_rdmsr(hw, x86_pmu_ctr_msr(&d, 0), &val), 0);
+	KUNIT_ASSERT_EQ(test, x86_hw_wrmsr(hw, x86_core_ctr_msr(&fx->pmu, 0), 1234), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_detect(hw, &d), 0);
+	KUNIT_EXPECT_EQ(test, x86_hw_rdmsr(hw, x86_core_ctr_msr(&d, 0), &val), 0);
 	KUNIT_EXPECT_EQ(test, val, 1234);
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(m), 0);
 }
@@ -98,19 +98,19 @@ static void perf_x86_detect_probe_restores(struct kunit *test)
  */
 static void perf_x86_detect_native(struct kunit *test)
 {
-	struct x86_pmu_desc d;
+	struct x86_core_desc d;
 	int ret;
 
-	ret = x86_pmu_detect(&x86_hw_native, &d);
+	ret = x86_core_detect(&x86_hw_native, &d);
 	if (ret) {
 		KUNIT_EXPECT_EQ(test, ret, -ENODEV);
-		KUNIT_EXPECT_EQ(test, d.vendor, X86_PMU_NONE);
+		KUNIT_EXPECT_EQ(test, d.vendor, X86_CORE_NONE);
 		KUNIT_EXPECT_NOT_NULL(test, d.why_none);
 		kunit_info(test, "no core PMU: %s%s\n", d.why_none,
 			   d.hypervisor ? " (hypervisor)" : "");
 		return;
 	}
-	KUNIT_EXPECT_NE(test, d.vendor, X86_PMU_NONE);
+	KUNIT_EXPECT_NE(test, d.vendor, X86_CORE_NONE);
 	KUNIT_EXPECT_GT(test, d.num_gp + d.num_fixed, 0);
 	kunit_info(test, "core PMU: vendor %d version %u, %u x %u-bit, fixed %#x x %u-bit\n",
 		   d.vendor, d.version, d.num_gp, d.gp_width, d.fixed_mask,

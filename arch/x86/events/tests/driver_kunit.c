@@ -40,7 +40,7 @@ struct drv_test {
 	const struct x86_pmu_model_fixture *fx;
 	struct x86_pmu_model *m;
 	struct x86_core_driver drv;
-	struct x86_pmu_desc desc;
+	struct x86_core_desc desc;
 	int cpu;
 	bool registered;
 	struct perf_event *events[MAX_EVENTS];
@@ -85,8 +85,8 @@ static struct drv_test *drv_test_new(struct kunit *test,
 	t->fx = fx;
 	t->m = x86_pmu_model_new(test, fx);
 	KUNIT_ASSERT_NOT_NULL(test, t->m);
-	if (x86_pmu_detect(x86_pmu_model_hw(t->m), &t->desc) ||
-	    t->desc.vendor == X86_PMU_NONE)
+	if (x86_core_detect(x86_pmu_model_hw(t->m), &t->desc) ||
+	    t->desc.vendor == X86_CORE_NONE)
 		kunit_skip(test, "%s has no core PMU", fx->name);
 	KUNIT_ASSERT_EQ(test, x86_core_driver_setup(&t->drv,
 						    x86_pmu_model_hw(t->m),
@@ -168,7 +168,7 @@ static u64 model_msr(struct drv_test *t, u32 msr)
 static struct x86_pmu_model_event branches(const struct drv_test *t)
 {
 	return (struct x86_pmu_model_event){
-		.select = t->desc.vendor == X86_PMU_INTEL ? 0x00c4 : 0x00c2,
+		.select = t->desc.vendor == X86_CORE_INTEL ? 0x00c4 : 0x00c2,
 		.fixed = -1,
 	};
 }
@@ -304,7 +304,7 @@ static void perf_x86_driver_freq(struct kunit *test)
 		.freq		= 1,
 		.sample_freq	= 10,
 	};
-	bool intel = t->drv.core.desc.vendor == X86_PMU_INTEL;
+	bool intel = t->drv.core.desc.vendor == X86_CORE_INTEL;
 	u64 mask, armed, left, total = 0;
 	unsigned int i, whole = 0;
 	struct perf_event *ev;

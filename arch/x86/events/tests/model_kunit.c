@@ -119,40 +119,40 @@ struct pmu_setup {
 	const struct x86_pmu_model_fixture *fx;
 	struct x86_pmu_model *m;
 	const struct x86_hw *hw;
-	struct x86_pmu_desc d;
+	struct x86_core_desc d;
 };
 
 static void setup(struct kunit *test, struct pmu_setup *s)
 {
 	s->fx = x86_pmu_test_fixture(test);
-	if (s->fx->pmu.vendor == X86_PMU_NONE)
+	if (s->fx->pmu.vendor == X86_CORE_NONE)
 		kunit_skip(test, "no PMU");
 	s->m = x86_pmu_model_new(test, s->fx);
 	KUNIT_ASSERT_NOT_NULL(test, s->m);
 	s->hw = x86_pmu_model_hw(s->m);
-	KUNIT_ASSERT_EQ(test, x86_pmu_detect(s->hw, &s->d), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_detect(s->hw, &s->d), 0);
 }
 
-static bool has_global(const struct x86_pmu_desc *d)
+static bool has_global(const struct x86_core_desc *d)
 {
-	return d->vendor == X86_PMU_INTEL ? d->version >= 2 : d->perfmon_v2;
+	return d->vendor == X86_CORE_INTEL ? d->version >= 2 : d->perfmon_v2;
 }
 
-static u32 global_ctrl_msr(const struct x86_pmu_desc *d)
+static u32 global_ctrl_msr(const struct x86_core_desc *d)
 {
-	return d->vendor == X86_PMU_INTEL ? MSR_CORE_PERF_GLOBAL_CTRL :
+	return d->vendor == X86_CORE_INTEL ? MSR_CORE_PERF_GLOBAL_CTRL :
 					    MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
 }
 
-static u32 global_status_msr(const struct x86_pmu_desc *d)
+static u32 global_status_msr(const struct x86_core_desc *d)
 {
-	return d->vendor == X86_PMU_INTEL ? MSR_CORE_PERF_GLOBAL_STATUS :
+	return d->vendor == X86_CORE_INTEL ? MSR_CORE_PERF_GLOBAL_STATUS :
 					    MSR_AMD64_PERF_CNTR_GLOBAL_STATUS;
 }
 
-static u32 status_clear_msr(const struct x86_pmu_desc *d)
+static u32 status_clear_msr(const struct x86_core_desc *d)
 {
-	return d->vendor == X86_PMU_INTEL ? MSR_CORE_PERF_GLOBAL_OVF_CTRL :
+	return d->vendor == X86_CORE_INTEL ? MSR_CORE_PERF_GLOBAL_OVF_CTRL :
 					    MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR;
 }
 
@@ -185,25 +185,25 @@ static void check_enable(struct kunit *test, struct pmu_setup *s, unsigned int i
 	u64 sel = select_of(cycles) | ARCH_PERFMON_EVENTSEL_USR |
 		  ARCH_PERFMON_EVENTSEL_OS;
 
-	wr(test, s, x86_pmu_ctr_msr(&s->d, i), 0);
-	wr(test, s, x86_pmu_evtsel_msr(&s->d, i), sel);
+	wr(test, s, x86_core_ctr_msr(&s->d, i), 0);
+	wr(test, s, x86_core_evtsel_msr(&s->d, i), sel);
 	x86_pmu_model_count(s->m, cycles, true, 100);
-	KUNIT_EXPECT_EQ_MSG(test, rd(test, s, x86_pmu_ctr_msr(&s->d, i)), 0,
+	KUNIT_EXPECT_EQ_MSG(test, rd(test, s, x86_core_ctr_msr(&s->d, i)), 0,
 			    "counter %u without EN", i);
 	if (has_global(&s->d)) {
 		wr(test, s, global_ctrl_msr(&s->d), 0);
-		wr(test, s, x86_pmu_evtsel_msr(&s->d, i), sel | ARCH_PERFMON_EVENTSEL_ENABLE);
+		wr(test, s, x86_core_evtsel_msr(&s->d, i), sel | ARCH_PERFMON_EVENTSEL_ENABLE);
 		x86_pmu_model_count(s->m, cycles, true, 100);
-		KUNIT_EXPECT_EQ_MSG(test, rd(test, s, x86_pmu_ctr_msr(&s->d, i)), 0,
+		KUNIT_EXPECT_EQ_MSG(test, rd(test, s, x86_core_ctr_msr(&s->d, i)), 0,
 				    "counter %u disabled globally", i);
 		wr(test, s, global_ctrl_msr(&s->d), BIT_ULL(i));
 	}
-	wr(test, s, x86_pmu_evtsel_msr(&s->d, i), sel | ARCH_PERFMON_EVENTSEL_ENABLE);
+	wr(test, s, x86_core_evtsel_msr(&s->d, i), sel | ARCH_PERFMON_EVENTSEL_ENABLE);
 	x86_pmu_model_count(s->m, cycles, true, 100);
 	x86_pmu_model_count(s->m, &other, true, 7);
-	KUNIT_EXPECT_EQ_MSG(test, rd(test, s, x86_pmu_ctr_msr(&s->d, i)), 100,
+	KUNIT_EXPECT_EQ_MSG(test, rd(test, s, x86_core_ctr_msr(&s->d, i)), 100,
 			    "counter %u enabled", i);
-	wr(test, s, x86_pmu_evtsel_msr(&s->d, i), 0);
+	wr(test, s, x86_core_evtsel_msr(&s->d, i), 0);
 }
 
 static void perf_x86_model_enable(struct kunit *test)
@@ -229,14 +229,14 @@ static void perf_x86_model_usr_os(struct kunit *test)
 
 	setup(test, &s);
 	for (r = 0; r < ARRAY_SIZE(rings); r++) {
-		wr(test, &s, x86_pmu_ctr_msr(&s.d, 0), 0);
-		wr(test, &s, x86_pmu_evtsel_msr(&s.d, 0), select_of(&s.fx->cycles) |
+		wr(test, &s, x86_core_ctr_msr(&s.d, 0), 0);
+		wr(test, &s, x86_core_evtsel_msr(&s.d, 0), select_of(&s.fx->cycles) |
 		   rings[r] | ARCH_PERFMON_EVENTSEL_ENABLE);
 		x86_pmu_model_count(s.m, &s.fx->cycles, true, 3);
 		x86_pmu_model_count(s.m, &s.fx->cycles, false, 40);
 		want = (rings[r] & ARCH_PERFMON_EVENTSEL_USR ? 3 : 0) +
 		       (rings[r] & ARCH_PERFMON_EVENTSEL_OS ? 40 : 0);
-		KUNIT_EXPECT_EQ_MSG(test, rd(test, &s, x86_pmu_ctr_msr(&s.d, 0)),
+		KUNIT_EXPECT_EQ_MSG(test, rd(test, &s, x86_core_ctr_msr(&s.d, 0)),
 				    want, "ring bits %#llx", rings[r]);
 	}
 }
@@ -257,18 +257,18 @@ static void perf_x86_model_wrap(struct kunit *test)
 	u64 mask;
 
 	setup(test, &s);
-	mask = x86_pmu_gp_mask(&s.d);
+	mask = x86_core_gp_mask(&s.d);
 	x86_pmu_model_set_pmi(s.m, count_pmi, &calls);
 	x86_hw_write_lvtpc(s.hw, APIC_DM_NMI);
-	wr(test, &s, x86_pmu_ctr_msr(&s.d, 0), (u64)-10 & mask);
-	KUNIT_EXPECT_EQ(test, rd(test, &s, x86_pmu_ctr_msr(&s.d, 0)), mask - 9);
-	wr(test, &s, x86_pmu_evtsel_msr(&s.d, 0), select_of(&s.fx->cycles) |
+	wr(test, &s, x86_core_ctr_msr(&s.d, 0), (u64)-10 & mask);
+	KUNIT_EXPECT_EQ(test, rd(test, &s, x86_core_ctr_msr(&s.d, 0)), mask - 9);
+	wr(test, &s, x86_core_evtsel_msr(&s.d, 0), select_of(&s.fx->cycles) |
 	   EN_USR_OS | ARCH_PERFMON_EVENTSEL_INT);
 
 	x86_pmu_model_count(s.m, &s.fx->cycles, false, 9);
 	KUNIT_EXPECT_EQ(test, calls, 0);
 	x86_pmu_model_count(s.m, &s.fx->cycles, false, 6);
-	KUNIT_EXPECT_EQ(test, rd(test, &s, x86_pmu_ctr_msr(&s.d, 0)), 5);
+	KUNIT_EXPECT_EQ(test, rd(test, &s, x86_core_ctr_msr(&s.d, 0)), 5);
 	KUNIT_EXPECT_EQ(test, calls, 1);
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(s.m), 1);
 	if (has_global(&s.d)) {
@@ -278,9 +278,9 @@ static void perf_x86_model_wrap(struct kunit *test)
 	}
 
 	/* the next wrap finds LVTPC masked on Intel until it is rewritten */
-	wr(test, &s, x86_pmu_ctr_msr(&s.d, 0), mask);
+	wr(test, &s, x86_core_ctr_msr(&s.d, 0), mask);
 	x86_pmu_model_count(s.m, &s.fx->cycles, false, 1);
-	if (s.d.vendor == X86_PMU_INTEL) {
+	if (s.d.vendor == X86_CORE_INTEL) {
 		KUNIT_EXPECT_EQ(test, calls, 1);
 		KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis_masked(s.m), 1);
 		x86_hw_write_lvtpc(s.hw, APIC_DM_NMI);
@@ -298,9 +298,9 @@ static void perf_x86_model_full_width(struct kunit *test)
 	int ret;
 
 	setup(test, &s);
-	if (s.d.vendor != X86_PMU_INTEL)
+	if (s.d.vendor != X86_CORE_INTEL)
 		kunit_skip(test, "not Intel");
-	mask = x86_pmu_gp_mask(&s.d);
+	mask = x86_core_gp_mask(&s.d);
 	ret = x86_hw_wrmsr(s.hw, MSR_IA32_PMC0, BIT_ULL(33));
 	KUNIT_EXPECT_EQ(test, ret, s.fx->pmu.full_width_write ? 0 : -EIO);
 	if (!ret)
@@ -314,8 +314,8 @@ static void perf_x86_model_full_width(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rd(test, &s, MSR_ARCH_PERFMON_PERFCTR0), 5);
 
 	/* what detection names as the counter takes a value past 32 bits */
-	wr(test, &s, x86_pmu_ctr_msr(&s.d, 0), s.d.full_width_write ? BIT_ULL(40) : 7);
-	KUNIT_EXPECT_EQ(test, rd(test, &s, x86_pmu_ctr_msr(&s.d, 0)),
+	wr(test, &s, x86_core_ctr_msr(&s.d, 0), s.d.full_width_write ? BIT_ULL(40) : 7);
+	KUNIT_EXPECT_EQ(test, rd(test, &s, x86_core_ctr_msr(&s.d, 0)),
 			s.d.full_width_write ? BIT_ULL(40) : 7);
 }
 
@@ -327,7 +327,7 @@ static void perf_x86_model_fixed(struct kunit *test)
 	u64 val;
 
 	setup(test, &s);
-	if (s.d.vendor != X86_PMU_INTEL || !(s.d.fixed_mask & BIT(1)))
+	if (s.d.vendor != X86_CORE_INTEL || !(s.d.fixed_mask & BIT(1)))
 		kunit_skip(test, "no fixed counter 1");
 	x86_pmu_model_set_pmi(s.m, count_pmi, &calls);
 	x86_hw_write_lvtpc(s.hw, APIC_DM_NMI);
@@ -359,7 +359,7 @@ static void perf_x86_model_rdpmc(struct kunit *test)
 
 	setup(test, &s);
 	last = s.d.num_gp - 1;
-	wr(test, &s, x86_pmu_ctr_msr(&s.d, last), 0x1234);
+	wr(test, &s, x86_core_ctr_msr(&s.d, last), 0x1234);
 	KUNIT_EXPECT_EQ(test, x86_hw_rdpmc(s.hw, last, &val), 0);
 	KUNIT_EXPECT_EQ(test, val, 0x1234);
 	KUNIT_EXPECT_EQ(test, x86_hw_rdpmc(s.hw, s.d.num_gp, &val), -EIO);
@@ -374,7 +374,7 @@ static void perf_x86_model_status_set(struct kunit *test)
 	u32 set_msr;
 
 	setup(test, &s);
-	if (s.d.vendor == X86_PMU_INTEL && s.d.version >= 4)
+	if (s.d.vendor == X86_CORE_INTEL && s.d.version >= 4)
 		set_msr = X86_HW_MSR_GLOBAL_STATUS_SET;
 	else if (s.d.perfmon_v2)
 		set_msr = MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET;

@@ -41,7 +41,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_intel_core2 = {
 	.nr_leaves = ARRAY_SIZE(core2_leaves),
 	.perf_capabilities = 0xc2,
 	.pmu = {
-		.vendor = X86_PMU_INTEL, .family = 6, .model = 0x17, .version = 2,
+		.vendor = X86_CORE_INTEL, .family = 6, .model = 0x17, .version = 2,
 		.num_gp = 2, .gp_width = 40,
 		.num_fixed = 3, .fixed_mask = 0x7, .fixed_width = 40,
 		.events_mask_len = 7, .events_unavailable = 0xffffff80,
@@ -64,7 +64,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_intel_skl = {
 	.nr_leaves = ARRAY_SIZE(skl_leaves),
 	.perf_capabilities = 0x33c4,
 	.pmu = {
-		.vendor = X86_PMU_INTEL, .family = 6, .model = 0x5e, .version = 4,
+		.vendor = X86_CORE_INTEL, .family = 6, .model = 0x5e, .version = 4,
 		.num_gp = 4, .gp_width = 48,
 		.num_fixed = 3, .fixed_mask = 0x7, .fixed_width = 48,
 		.events_mask_len = 7, .events_unavailable = 0xffffff80,
@@ -91,7 +91,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_intel_spr = {
 	.nr_leaves = ARRAY_SIZE(spr_leaves),
 	.perf_capabilities = 0xf3e4,
 	.pmu = {
-		.vendor = X86_PMU_INTEL, .family = 6, .model = 0x8f, .version = 5,
+		.vendor = X86_CORE_INTEL, .family = 6, .model = 0x8f, .version = 5,
 		.num_gp = 8, .gp_width = 48,
 		.num_fixed = 4, .fixed_mask = 0xf, .fixed_width = 48,
 		.events_mask_len = 8, .events_unavailable = 0xffffff00,
@@ -120,7 +120,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_intel_v5_holes = {
 	.leaves = v5_holes_leaves,
 	.nr_leaves = ARRAY_SIZE(v5_holes_leaves),
 	.pmu = {
-		.vendor = X86_PMU_INTEL, .family = 6, .model = 0x8f, .version = 5,
+		.vendor = X86_CORE_INTEL, .family = 6, .model = 0x8f, .version = 5,
 		.num_gp = 4, .gp_width = 48,
 		.num_fixed = 3, .fixed_mask = 0xb, .fixed_width = 48,
 		.events_mask_len = 7, .events_unavailable = 0xffffff84,
@@ -143,7 +143,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_amd_k8 = {
 	.leaves = k8_leaves,
 	.nr_leaves = ARRAY_SIZE(k8_leaves),
 	.pmu = {
-		.vendor = X86_PMU_AMD, .family = 0xf, .model = 0x2b,
+		.vendor = X86_CORE_AMD, .family = 0xf, .model = 0x2b,
 		.num_gp = 4, .gp_width = 48,
 		.evtsel_base = MSR_K7_EVNTSEL0, .ctr_base = MSR_K7_PERFCTR0,
 		.msr_stride = 1,
@@ -164,7 +164,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_amd_zen2 = {
 	.leaves = zen2_leaves,
 	.nr_leaves = ARRAY_SIZE(zen2_leaves),
 	.pmu = {
-		.vendor = X86_PMU_AMD, .family = 0x17, .model = 0x71,
+		.vendor = X86_CORE_AMD, .family = 0x17, .model = 0x71,
 		.num_gp = 6, .gp_width = 48,
 		.core_ext = true,
 		.evtsel_base = MSR_F15H_PERF_CTL, .ctr_base = MSR_F15H_PERF_CTR,
@@ -187,7 +187,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_amd_zen4 = {
 	.leaves = zen4_leaves,
 	.nr_leaves = ARRAY_SIZE(zen4_leaves),
 	.pmu = {
-		.vendor = X86_PMU_AMD, .family = 0x19, .model = 0x61,
+		.vendor = X86_CORE_AMD, .family = 0x19, .model = 0x61,
 		.version = 2,
 		.num_gp = 6, .gp_width = 48,
 		.core_ext = true, .perfmon_v2 = true,
@@ -208,7 +208,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_intel_hidden = {
 	.leaves = intel_hidden_leaves,
 	.nr_leaves = ARRAY_SIZE(intel_hidden_leaves),
 	.pmu = {
-		.vendor = X86_PMU_NONE, .hypervisor = true,
+		.vendor = X86_CORE_NONE, .hypervisor = true,
 		.why_none = "architectural perfmon version 0",
 	},
 	.cycles = INTEL_CYCLES,
@@ -227,7 +227,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_amd_gp = {
 	.leaves = amd_gp_leaves,
 	.nr_leaves = ARRAY_SIZE(amd_gp_leaves),
 	.pmu = {
-		.vendor = X86_PMU_NONE, .hypervisor = true,
+		.vendor = X86_CORE_NONE, .hypervisor = true,
 		.why_none = "counters do not hold a value",
 	},
 	.cycles = AMD_CYCLES,
@@ -249,7 +249,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_qemu_tcg = {
 	.leaves = tcg_leaves,
 	.nr_leaves = ARRAY_SIZE(tcg_leaves),
 	.pmu = {
-		.vendor = X86_PMU_NONE, .hypervisor = true,
+		.vendor = X86_CORE_NONE, .hypervisor = true,
 		.why_none = "counters do not hold a value",
 	},
 	.msrs_read_zero = true,

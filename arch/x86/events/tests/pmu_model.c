@@ -56,7 +56,7 @@ enum model_reg {
 
 struct x86_pmu_model {
 	const struct x86_pmu_model_fixture *fx;
-	const struct x86_pmu_desc *pmu;	/* the part's layout: fx->pmu */
+	const struct x86_core_desc *pmu;	/* the part's layout: fx->pmu */
 	struct x86_hw hw;
 	u64 evtsel[INTEL_PMC_MAX_GENERIC];
 	u64 ctr[INTEL_PMC_MAX_GENERIC];
@@ -75,12 +75,12 @@ struct x86_pmu_model {
 
 static bool is_intel(const struct x86_pmu_model *m)
 {
-	return m->pmu->vendor == X86_PMU_INTEL;
+	return m->pmu->vendor == X86_CORE_INTEL;
 }
 
 static bool is_amd(const struct x86_pmu_model *m)
 {
-	return m->pmu->vendor == X86_PMU_AMD;
+	return m->pmu->vendor == X86_CORE_AMD;
 }
 
 /* whether the part has global control and overflow status MSRs */
@@ -127,7 +127,7 @@ static bool has_pdcm(const struct x86_pmu_model *m)
 static enum model_reg intel_decode(const struct x86_pmu_model *m, u32 msr,
 				   unsigned int *idx)
 {
-	const struct x86_pmu_desc *p = m->pmu;
+	const struct x86_core_desc *p = m->pmu;
 
 	if (msr_in(msr, MSR_ARCH_PERFMON_EVENTSEL0, p->num_gp, idx))
 		return REG_EVTSEL;
@@ -163,7 +163,7 @@ static enum model_reg intel_decode(const struct x86_pmu_model *m, u32 msr,
 static enum model_reg amd_decode(const struct x86_pmu_model *m, u32 msr,
 				 unsigned int *idx)
 {
-	const struct x86_pmu_desc *p = m->pmu;
+	const struct x86_core_desc *p = m->pmu;
 	unsigned int legacy = min_t(unsigned int, p->num_gp, AMD64_NUM_COUNTERS);
 
 	/* the legacy MSRs alias the first four counters */
@@ -367,7 +367,7 @@ static bool model_write(struct x86_pmu_model *m, u32 msr, u64 val)
 		 * AMD's PerfCntrGlobalStatusClr ignores its reserved bits:
 		 * Linux's AMD driver clears it with all ones.
 		 */
-		if (m->pmu->vendor != X86_PMU_AMD &&
+		if (m->pmu->vendor != X86_CORE_AMD &&
 		    (val & ~status_bits(m, false)))
 			return false;
 		m->status &= ~val;
@@ -424,7 +424,7 @@ static int model_rdpmc(void *priv, u32 ecx, u64 *val)
 			*val = m->fixed[idx];
 			return 0;
 		}
-	} else if (m->pmu->vendor != X86_PMU_NONE && ecx < m->pmu->num_gp) {
+	} else if (m->pmu->vendor != X86_CORE_NONE && ecx < m->pmu->num_gp) {
 		*val = m->ctr[ecx];
 		return 0;
 	}
@@ -591,12 +591,12 @@ static void raise_pmi(struct x86_pmu_model *m)
 void x86_pmu_model_count(struct x86_pmu_model *m,
 			 const struct x86_pmu_model_event *ev, bool user, u64 n)
 {
-	const struct x86_pmu_desc *p = m->pmu;
+	const struct x86_core_desc *p = m->pmu;
 	bool pmi = false;
 	unsigned int i;
 	u64 field;
 
-	for (i = 0; i < p->num_gp && p->vendor != X86_PMU_NONE; i++)
+	for (i = 0; i < p->num_gp && p->vendor != X86_CORE_NONE; i++)
 		if (gp_counts(m, i, ev, user))
 			pmi |= advance(m, &m->ctr[i], p->gp_width, n, i,
 				       m->evtsel[i] & ARCH_PERFMON_EVENTSEL_INT);

@@ -61,7 +61,7 @@ struct x86_pmu_model_fixture {
 	const struct x86_pmu_model_leaf *leaves;
 	unsigned int nr_leaves;
 	u64 perf_capabilities;
-	struct x86_pmu_desc pmu;
+	struct x86_core_desc pmu;
 	u64 evtsel_extra;
 	bool msrs_read_zero;
 	struct x86_pmu_model_event cycles;
