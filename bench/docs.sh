@@ -13,6 +13,9 @@ mkdir -p "$out"
 PATH=/usr/bin:$PATH make -C "$SERIES" O="$out" SPHINXDIRS=perf-core \
 	htmldocs > "$out/htmldocs.log" 2>&1 ||
 	{ tail -n 30 "$out/htmldocs.log" >&2; die "htmldocs failed"; }
+# the build writes the netlink specs' pages into the source tree: they
+# are not the series' (make patches would carry them)
+git -C "$SERIES" clean -fqX -- Documentation/networking/netlink_spec
 if grep -iE 'warning|error' "$out/htmldocs.log"; then
 	die "htmldocs: warnings (log: $out/htmldocs.log)"
 fi

@@ -15,6 +15,8 @@ g() { git -C "$SERIES" -c user.name="perf clean-room" -c user.email=perf@localho
 g checkout -q -B series-tmp
 g reset -q --soft base
 g reset -q
+# what make docs generates into the source tree is not the series'
+g clean -fqX -- Documentation/networking/netlink_spec
 commit() {
 	local msg=$1; shift
 	g add -A -f -- "$@"
