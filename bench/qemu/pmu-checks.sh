@@ -34,7 +34,7 @@ fi
 echo 1..14
 
 echo "# --- the kernel's PMU (dmesg)"
-dmesg | grep -A12 '^Performance Events' | sed 's/^/# /'
+dmesg | grep -A12 'Performance Events:' | sed 's/^/# /'
 # the driver and its counters, in the words logs know; Intel's version 2
 # or later, or PerfMonV2
 dmesg | grep -qE 'Performance Events: .*(Intel|AMD) PMU driver' &&
