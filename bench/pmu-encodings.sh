@@ -94,6 +94,20 @@ for f in "$out"/stock-*.log; do
 	name=$(basename "$f" .log) name=${name#stock-}
 	encodings "$f" > "$out/stock-$name.txt"
 	encodings "$out/series-$name.log" > "$out/series-$name.txt"
+	# a comparison of nothing is no evidence: both probes must finish,
+	# and every event either kernel opened must have its control value
+	# in the trace
+	for k in stock series; do
+		if grep -q 'did not finish' "$out/$k-$name.txt"; then
+			echo "$name: the probe did not finish on $k"
+			bad=1
+		fi
+		n=$(awk '$3 == 0 && NF < 4' "$out/$k-$name.txt" | wc -l)
+		if [ "$n" != 0 ]; then
+			echo "$name: $n events opened on $k without a traced control value"
+			bad=1
+		fi
+	done
 	if diff -U0 "$out/stock-$name.txt" "$out/series-$name.txt" > "$out/$name.diff"; then
 		echo "$name: $(grep -c . "$out/stock-$name.txt") events, the same"
 	else

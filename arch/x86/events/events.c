@@ -114,9 +114,11 @@ static const u64 amd_zen_hw_map[PERF_COUNT_HW_MAX] = {
 #define AMD_FAMILY_ZEN		0x17
 
 /*
- * The Zen generations of families 17h and 19h, by model, as the kernel
- * sets X86_FEATURE_ZEN1 to ZEN4 (arch/x86/kernel/cpu/amd.c); from family
- * 1Ah on every model has Zen 4's events.
+ * The models of families 17h and 19h whose generic events differ from the
+ * rest of their family, by the ranges the kernel sets X86_FEATURE_ZEN1,
+ * ZEN2 and ZEN4 on (arch/x86/kernel/cpu/amd.c); Zen 3 and family 19h
+ * models outside the list have Zen's plain events, and from family 1Ah on
+ * every model has Zen 4's.
  */
 struct zen_models {
 	u8 family;
@@ -129,11 +131,10 @@ static const struct zen_models zen_models[] = {
 	{ 0x17, 0x00, 0x2f, 1 }, { 0x17, 0x50, 0x5f, 1 },
 	{ 0x17, 0x30, 0x4f, 2 }, { 0x17, 0x60, 0x7f, 2 },
 	{ 0x17, 0x90, 0x91, 2 }, { 0x17, 0xa0, 0xaf, 2 },
-	{ 0x19, 0x00, 0x0f, 3 }, { 0x19, 0x20, 0x5f, 3 },
 	{ 0x19, 0x10, 0x1f, 4 }, { 0x19, 0x60, 0xaf, 4 },
 };
 
-/* 1 to 4; 0 before family 17h and for models outside the list */
+/* 1, 2 or 4; 0 before family 17h and for models outside the list */
 static unsigned int zen_generation(const struct x86_core_desc *desc)
 {
 	unsigned int i;

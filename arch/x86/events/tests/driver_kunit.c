@@ -464,14 +464,12 @@ static void perf_x86_driver_svm_off(struct kunit *test)
 			AMD64_EVENTSEL_HOSTONLY | ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
-/* what @name of sysfs group @group shows, or NULL where it is hidden */
-static char *sysfs_value(struct drv_test *t, const char *group,
-			 const char *name)
+/* attribute @name of sysfs group @group, or NULL where it is hidden */
+static struct device_attribute *sysfs_attr(struct drv_test *t,
+					   const char *group, const char *name)
 {
 	const struct attribute_group *const *g;
-	struct device_attribute *da;
 	struct attribute *const *a;
-	char *page;
 
 	for (g = x86_core_attr_groups; *g; g++) {
 		if (strcmp((*g)->name ?: "", group))
@@ -482,14 +480,25 @@ static char *sysfs_value(struct drv_test *t, const char *group,
 			if ((*g)->is_visible &&
 			    !(*g)->is_visible(&t->drv.pmu.dev->kobj, *a, 0))
 				return NULL;
-			page = kunit_kzalloc(t->test, PAGE_SIZE, GFP_KERNEL);
-			KUNIT_ASSERT_NOT_NULL(t->test, page);
-			da = container_of(*a, struct device_attribute, attr);
-			KUNIT_ASSERT_GT(t->test, da->show(t->drv.pmu.dev, da, page), 0);
-			return page;
+			return container_of(*a, struct device_attribute, attr);
 		}
 	}
 	return NULL;
+}
+
+/* what @name of sysfs group @group shows, or NULL where it is hidden */
+static char *sysfs_value(struct drv_test *t, const char *group,
+			 const char *name)
+{
+	struct device_attribute *da = sysfs_attr(t, group, name);
+	char *page;
+
+	if (!da)
+		return NULL;
+	page = kunit_kzalloc(t->test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, page);
+	KUNIT_ASSERT_GT(t->test, da->show(t->drv.pmu.dev, da, page), 0);
+	return page;
 }
 
 /* one sysfs file of one part, as the perf tool parses it */
@@ -554,20 +563,10 @@ static void perf_x86_driver_sysfs(struct kunit *test)
 /* a write of @buf to freeze_on_smi: what the store returns */
 static ssize_t freeze_store(struct drv_test *t, const char *buf)
 {
-	const struct attribute_group *const *g;
-	struct device_attribute *da;
-	struct attribute *const *a;
+	struct device_attribute *da = sysfs_attr(t, "", "freeze_on_smi");
 
-	for (g = x86_core_attr_groups; *g; g++) {
-		for (a = (*g)->attrs; *a; a++) {
-			if (strcmp((*a)->name, "freeze_on_smi"))
-				continue;
-			da = container_of(*a, struct device_attribute, attr);
-			return da->store(t->drv.pmu.dev, da, buf, strlen(buf));
-		}
-	}
-	KUNIT_FAIL(t->test, "no freeze_on_smi attribute");
-	return 0;
+	KUNIT_ASSERT_NOT_NULL(t->test, da);
+	return da->store(t->drv.pmu.dev, da, buf, strlen(buf));
 }
 
 /*
