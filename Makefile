@@ -12,6 +12,7 @@
 #   make storm [MINUTES=..]     the random-syscall storm on debug kernels
 #   make distro ARCH=.. KERNEL=..  build with Debian's config (slow)
 #   make patches                write the series as git format-patch files
+#   make bisect-check           build every patch on both arches, boot the last
 #   make cleanroom              run ../shared/tools/cleanroom-check
 #   make qemu                   build QEMU with the emulated x86 PMU, print its path
 #   make check-pmu [KERNEL=..]  the x86_64 guest on the emulated PMUs (Intel v2, v3, AMD)
@@ -30,12 +31,12 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches cleanroom qemu encodings docs clean help
+.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches bisect-check cleanroom qemu encodings docs clean help
 
 all: help
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -78,6 +79,9 @@ distro: base
 
 patches: series
 	@bench/patches.sh
+
+bisect-check: series
+	@bench/bisect-check.sh "$(ARCHS)"
 
 cleanroom:
 	@../shared/tools/cleanroom-check .

@@ -212,6 +212,7 @@ static int aux_map_new(struct perf_event *event, struct perf_buffer *rb,
 {
 	int ret;
 
+	lockdep_assert_held(&event->mmap_mutex);
 	/* the previous area is still being freed */
 	if (smp_load_acquire(&rb->aux_nr_pages))
 		return -EBUSY;
@@ -234,6 +235,7 @@ static int aux_area_get(struct perf_event *event, struct perf_buffer *rb,
 {
 	int ret;
 
+	lockdep_assert_held(&event->mmap_mutex);
 	if (atomic_inc_not_zero(&rb->aux_mmap_count)) {
 		if (rb->aux_nr_pages == nr_pages)
 			return 0;

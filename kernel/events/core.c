@@ -691,6 +691,7 @@ static void enable_fn(struct perf_event_context *ctx,
 /* Enable an event; ctx->mutex held. */
 static void event_enable_locked(struct perf_event *event)
 {
+	lockdep_assert_held(&event->ctx->mutex);
 	perf_ctx_call(event->ctx, event, enable_fn, NULL);
 }
 

@@ -437,26 +437,39 @@ struct perf_mlock {
 	unsigned long		pinned;		/* pages charged to the mm */
 };
 
+/*
+ * A data ring buffer (ring_buffer.c), its mapping (mmap.c) and its AUX
+ * area (aux.c).  Who may touch each field:
+ *
+ *   [C] set by perf_rb_alloc() before the buffer is shared, then constant
+ *   [W] the writing CPU, preemption off, any context up to NMI; no lock
+ *       (one CPU writes at a time: see ring_buffer.c)
+ *   [A] atomic or refcount: any context
+ *   [E] rb->event_lock, IRQs off; the wakeup path walks it under RCU
+ *   [M] the mapping event's mmap_mutex, at mmap and at the last munmap
+ *   [X] the AUX output handle's owner (aux_busy won), on its CPU
+ *   [F] the AUX set-up, under [M]; constant while aux_refcount > 0
+ */
 struct perf_buffer {
-	refcount_t		refcount;
-	struct rcu_head		rcu_head;
-	int			nr_pages;	/* data pages: 0 or a power of 2 */
-	unsigned long		size;		/* data bytes */
-	bool			overwrite;	/* read-only map: no data_tail */
-	local_t			head;		/* bytes reserved, ever */
-	local_t			nest;		/* writers in progress, this CPU */
-	local_t			events;		/* samples since the last wakeup */
-	unsigned long		wakeup_head;	/* head at the last wakeup */
-	unsigned long		watermark;	/* bytes between wakeups */
-	atomic_long_t		lost;		/* records dropped, not reported */
-	atomic_t		poll;		/* a wakeup since the last poll */
-	atomic_t		paused;		/* PAUSE_OUTPUT */
-	atomic_t		mmap_count;	/* mappings of the buffer */
+	refcount_t		refcount;	/* [A] events and mappings */
+	struct rcu_head		rcu_head;	/* the free after a grace period */
+	int			nr_pages;	/* [C] data pages: 0 or a power of 2 */
+	unsigned long		size;		/* [C] data bytes */
+	bool			overwrite;	/* [C] read-only map: no data_tail */
+	local_t			head;		/* [W] bytes reserved, ever */
+	local_t			nest;		/* [W] writers in progress */
+	local_t			events;		/* [W] samples since the last wakeup */
+	unsigned long		wakeup_head;	/* [W] head at the last wakeup */
+	unsigned long		watermark;	/* [C] bytes between wakeups */
+	atomic_long_t		lost;		/* [A] records dropped, not reported */
+	atomic_t		poll;		/* [A] a wakeup since the last poll */
+	atomic_t		paused;		/* [A] PAUSE_OUTPUT */
+	atomic_t		mmap_count;	/* [A] mappings of the buffer */
 	spinlock_t		event_lock;
-	struct list_head	event_list;	/* events writing here */
-	struct perf_mlock	charge;		/* of the user and data pages */
-	struct perf_event_mmap_page *user_page;
-	void			*data;		/* nr_pages of data after it */
+	struct list_head	event_list;	/* [E] events writing here */
+	struct perf_mlock	charge;		/* [M] of the user and data pages */
+	struct perf_event_mmap_page *user_page;	/* [C] */
+	void			*data;		/* [C] nr_pages of data after it */
 
 	/*
 	 * The AUX area (aux.c): pages of its own, mapped at the user page's
@@ -465,20 +478,20 @@ struct perf_buffer {
 	 * one) and the open output handles; the area is freed when it drops
 	 * to zero, and holds a reference on the buffer until then.
 	 */
-	int			aux_nr_pages;	/* 0: none */
-	bool			aux_overwrite;	/* read-only map: a ring */
-	void			**aux_pages;	/* kernel addresses */
-	void			*aux_priv;	/* what setup_aux() returned */
-	struct pmu		*aux_pmu;
-	refcount_t		aux_refcount;
-	atomic_t		aux_mmap_count;	/* mappings of the area */
-	atomic_t		aux_busy;	/* an output handle is open */
-	unsigned long		aux_head;	/* bytes published, ever */
-	unsigned long		aux_wakeup;	/* aux_head at the last wakeup */
-	unsigned long		aux_watermark;	/* bytes between wakeups */
-	struct perf_mlock	aux_charge;
-	struct irq_work		aux_free_irq;
-	struct work_struct	aux_free_work;
+	int			aux_nr_pages;	/* [F] 0: none */
+	bool			aux_overwrite;	/* [F] read-only map: a ring */
+	void			**aux_pages;	/* [F] kernel addresses */
+	void			*aux_priv;	/* [F] what setup_aux() returned */
+	struct pmu		*aux_pmu;	/* [F] */
+	refcount_t		aux_refcount;	/* [A] */
+	atomic_t		aux_mmap_count;	/* [A] mappings of the area */
+	atomic_t		aux_busy;	/* [A] an output handle is open */
+	unsigned long		aux_head;	/* [X] bytes published, ever */
+	unsigned long		aux_wakeup;	/* [X] aux_head at the last wakeup */
+	unsigned long		aux_watermark;	/* [F] bytes between wakeups */
+	struct perf_mlock	aux_charge;	/* [M] of the AUX pages */
+	struct irq_work		aux_free_irq;	/* the free: irq_work, then */
+	struct work_struct	aux_free_work;	/* a workqueue (it may sleep) */
 };
 
 /* ring_buffer.c */

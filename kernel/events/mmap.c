@@ -236,6 +236,7 @@ static int mmap_new_buffer(struct perf_event *event,
 	struct perf_mlock charge;
 	int ret;
 
+	lockdep_assert_held(&event->mmap_mutex);
 	ret = perf_mlock_charge(&charge, vma->vm_mm, nr_pages + 1);
 	if (ret)
 		return ret;

@@ -166,12 +166,19 @@ int perf_event_account_interrupt(struct perf_event *event)
  * A frequency event's next period: the events it counted per nanosecond
  * since the last adjustment, times the nanoseconds between samples.  The
  * new period is the mean of the old one and the target, which damps the
- * noise of short intervals.  Every overflow adjusts, however short its
- * interval: an event that starts at period 1 reaches its rate in a few
- * samples rather than taking one sample per event for a whole interval
- * (on the arm64 guest, some 65 samples at exec under perf record).
+ * noise of short intervals.
+ *
+ * The tick adjusts over whole ticks of time.  An overflow (@overflow)
+ * adjusts only a period that is off its target by more than twice: an
+ * event that starts at period 1 reaches its rate in a few samples rather
+ * than taking one sample per event for a whole tick (on the arm64 guest,
+ * some 65 samples at exec under perf record), and a new rate is followed
+ * at once.  Closer than that, a rate taken from one sample to the next is
+ * the rate of the burst the samples fell in (a vCPU that runs in slices,
+ * a task that sleeps): averaged sample by sample it would weigh the bursts
+ * and stretch the period, and fewer samples would come than asked for.
  */
-static void freq_adjust(struct perf_event *event, u64 now)
+static void freq_adjust(struct perf_event *event, u64 now, bool overflow)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 count = local64_read(&event->count);
@@ -192,8 +199,6 @@ static void freq_adjust(struct perf_event *event, u64 now)
 	 */
 	if (!dt || !freq)
 		return;
-	hwc->freq_time_stamp = now;
-	hwc->freq_count_stamp = count;
 	/*
 	 * Events a second, then per sample.  dc * NSEC_PER_SEC must not
 	 * overflow: no count rises by 2^34 in one interval but a broken
@@ -202,6 +207,11 @@ static void freq_adjust(struct perf_event *event, u64 now)
 	 */
 	dc = min_t(u64, dc, U64_MAX / NSEC_PER_SEC);
 	target = div64_u64(div64_u64(dc * NSEC_PER_SEC, dt), freq);
+	if (overflow && target < 2 * hwc->sample_period &&
+	    hwc->sample_period < 2 * target)
+		return;
+	hwc->freq_time_stamp = now;
+	hwc->freq_count_stamp = count;
 	hwc->sample_period = max_t(u64, (hwc->sample_period + target) / 2, 1);
 }
 
@@ -307,7 +317,7 @@ int perf_event_overflow_throttle(struct perf_event *event,
 	if (throttle)
 		ret = perf_event_account_interrupt(event);
 	if (event->attr.freq)
-		freq_adjust(event, perf_clock());
+		freq_adjust(event, perf_clock(), true);
 	/* a program that drops the sample drops all else it would do */
 	if (unlikely(event->prog) && !perf_bpf_overflow(event, data, regs))
 		return ret;
@@ -557,15 +567,14 @@ static void tick_event(struct perf_event *event, bool unthrottle, u64 now)
 	if (!event->attr.freq || !is_sampling_event(event))
 		return;
 	/*
-	 * Adjusted by an overflow within the last half tick: its overflows
-	 * keep it on its rate, and so short an interval, on a clock that
-	 * may stall, would only add noise.  The tick is for the events that
-	 * overflow too rarely to adjust themselves.
+	 * Adjusted by an overflow within the last half tick (on its way to
+	 * its rate): so short an interval, on a clock that may stall, would
+	 * only add noise.
 	 */
 	if (hwc->freq_time_stamp && now - hwc->freq_time_stamp < TICK_NSEC / 2)
 		return;
 	event->pmu->read(event);
-	freq_adjust(event, now);
+	freq_adjust(event, now, false);
 	/* a period far longer than the new one would delay the next sample */
 	if (local64_read(&hwc->period_left) > 8 * (s64)hwc->sample_period) {
 		event->pmu->stop(event, PERF_EF_UPDATE);

@@ -114,6 +114,7 @@ static u64 event_value(struct perf_event *event)
 u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {
+	lockdep_assert_held(&event->ctx->mutex);
 	perf_ctx_call(event->ctx, event, read_fn, NULL);
 	*enabled = event->total_time_enabled +
 		   atomic64_read(&event->child_total_time_enabled);
@@ -214,6 +215,7 @@ static void fill_values(struct perf_event *event, struct read_member *members,
 	u64 *p = values;
 	int i;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	if (!(format & PERF_FORMAT_GROUP)) {
 		perf_ctx_call(event->ctx, event, read_fn, NULL);
 		put_single(p, event, format, members[0].children,

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <asm/perf_regs.h>
 #include <linux/capability.h>
 #include <linux/hw_breakpoint.h>
 #include <sys/ioctl.h>
@@ -39,10 +38,12 @@
  * does not list _text: an address of the kernel half all the same.
  */
 #ifdef __x86_64__
-#define SP_REG		PERF_REG_X86_SP
+/* PERF_REG_X86_SP of enum perf_event_x86_regs (uapi asm/perf_regs.h) */
+#define SP_REG		7
 #define KERNEL_START	0xffffffff81000000ULL
 #elif defined(__aarch64__)
-#define SP_REG		PERF_REG_ARM64_SP
+/* PERF_REG_ARM64_SP of enum perf_event_arm_regs (uapi asm/perf_regs.h) */
+#define SP_REG		31
 #define KERNEL_START	0xffff800080000000ULL
 #else
 #define KERNEL_START	0xc0000000ULL
