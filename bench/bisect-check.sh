@@ -44,13 +44,13 @@ for c in $(git -C "$SERIES" rev-list --reverse base..series); do
 	prev=$c
 done
 # the last patch is the tree make check tests: boot it on each arch
-initrd_tests=abi_layout,open_errors,sw_counting,sampling,ring_buffer
+tests=abi_layout,open_errors,sw_counting,sampling,ring_buffer
 export TALLY=$bisect/tally
 : > "$TALLY"
 for arch in $archs; do
 	image=$bisect/series-$arch/$(image_path "$arch")
 	initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)
-	TESTS=$initrd_tests "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" \
+	TESTS=$tests "$TOP/bench/boot.sh" "$arch" "$image" "$initrd" \
 		check "$bisect/boot-$arch.log" > /dev/null || true
 	cat "$TOP/bench/known-stock-failures.$arch" \
 		"$TOP/bench/known-series-gaps" > "$bisect/known-$arch"

@@ -239,7 +239,8 @@ STUBS_HEAD = """// SPDX-License-Identifier: GPL-2.0
 
 
 def stubs_for(d, missing):
-    """stubs.c of directory d for its missing files, or None."""
+    """stubs.c of directory d for its missing files (or None), and the
+    names of the files it stands in for."""
     blocks = []
     for f in sorted(missing):
         src = os.path.join(STUBS, d, os.path.basename(f))
@@ -247,7 +248,7 @@ def stubs_for(d, missing):
             with open(src) as fh:
                 blocks.append((os.path.basename(f), fh.read()))
     if not blocks:
-        return None
+        return None, []
     includes, bodies = [], []
     for name, body in blocks:
         lines = body.rstrip('\n').split('\n')
@@ -264,7 +265,8 @@ def stubs_for(d, missing):
     local = sorted(i for i in includes if i.endswith('"'))
     head = '\n'.join(system) + ('\n\n' if system and local else '') + \
         '\n'.join(local)
-    return STUBS_HEAD % d + head + '\n\n' + '\n\n'.join(bodies) + '\n'
+    return (STUBS_HEAD % d + head + '\n\n' + '\n\n'.join(bodies) + '\n',
+            [name for name, _ in blocks])
 
 
 # --- commit messages ----------------------------------------------------
@@ -362,8 +364,8 @@ def main():
     for root, _, names in os.walk(STUBS):
         if names:
             stub_dirs.append(os.path.relpath(root, STUBS))
-    tmp = tempfile.mkdtemp()
-    env = dict(os.environ, GIT_INDEX_FILE=os.path.join(tmp, 'index'))
+    tmp = tempfile.TemporaryDirectory()
+    env = dict(os.environ, GIT_INDEX_FILE=os.path.join(tmp.name, 'index'))
     git('read-tree', 'base', env=env)
     git('rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', *OWNED,
         env=env)
@@ -410,7 +412,7 @@ def main():
         for d in stub_dirs:
             gone = [f for f in files if os.path.dirname(f) == d and
                     f not in present_files]
-            body = stubs_for(d, gone)
+            body, names = stubs_for(d, gone)
             if not body:
                 continue
             mk = os.path.join(d, 'Makefile')
@@ -420,9 +422,7 @@ def main():
             want[mk] = (want[mk][0], want[mk][1].rstrip('\n') +
                         '\n# stand-ins for files a later patch adds\n'
                         'obj-y += stubs.o\n')
-            missing[d] = [os.path.basename(f) for f in gone
-                          if os.path.exists(os.path.join(
-                              STUBS, d, os.path.basename(f)))]
+            missing[d] = names
         for d in had_missing:
             if d not in missing:
                 git('rm', '-q', '--cached', '--',
