@@ -34,6 +34,7 @@
  * dropped in NMI, so the free goes through irq_work first.
  */
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -63,12 +64,22 @@ static void **aux_alloc_pages(struct perf_event *event, int nr_pages)
 	void **pages;
 	int i;
 
+	/*
+	 * The size is the user's (within the mlock limit, or any with
+	 * CAP_IPC_LOCK): the page array, and a block that cannot be
+	 * scattered, are single allocations, which the page allocator
+	 * refuses (with a warning) past its largest order.
+	 */
+	if (get_order((size_t)nr_pages * sizeof(*pages)) > MAX_PAGE_ORDER)
+		return NULL;
 	pages = kcalloc_node(nr_pages, sizeof(*pages), GFP_KERNEL, node);
 	if (!pages)
 		return NULL;
 	if (event->pmu->capabilities & PERF_PMU_CAP_AUX_NO_SG) {
 		unsigned int order = get_order((size_t)nr_pages << PAGE_SHIFT);
 
+		if (order > MAX_PAGE_ORDER)
+			goto fail;
 		page = alloc_pages_node(node, gfp, order);
 		if (!page)
 			goto fail;
@@ -99,6 +110,8 @@ static void aux_free_work(struct work_struct *work)
 
 	if (rb->aux_pmu->free_aux)
 		rb->aux_pmu->free_aux(rb->aux_priv);
+	/* the area's hold on its PMU's module (the events' may be gone) */
+	module_put(rb->aux_pmu->module);
 	aux_free_pages(rb->aux_pages, rb->aux_nr_pages);
 	perf_mlock_uncharge(&rb->aux_charge);
 	rb->aux_priv = NULL;
@@ -121,6 +134,7 @@ void perf_aux_init(struct perf_buffer *rb)
 {
 	init_irq_work(&rb->aux_free_irq, aux_free_irq);
 	INIT_WORK(&rb->aux_free_work, aux_free_work);
+	mutex_init(&rb->aux_mutex);
 }
 
 /* Drop a reference on @rb's AUX area; any context. */
@@ -151,6 +165,8 @@ int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
 		rb->aux_pages = NULL;
 		return -ENOMEM;
 	}
+	/* the event holds its PMU's module: this keeps it for free_aux() */
+	__module_get(event->pmu->module);
 	rb->aux_pmu = event->pmu;
 	rb->aux_overwrite = overwrite;
 	rb->aux_head = 0;
@@ -236,8 +252,10 @@ static int aux_area_get(struct perf_event *event, struct perf_buffer *rb,
 	int ret;
 
 	lockdep_assert_held(&event->mmap_mutex);
+	lockdep_assert_held(&rb->aux_mutex);
 	if (atomic_inc_not_zero(&rb->aux_mmap_count)) {
-		if (rb->aux_nr_pages == nr_pages)
+		/* an area is one PMU's: the same size, and the same PMU */
+		if (rb->aux_nr_pages == nr_pages && rb->aux_pmu == event->pmu)
 			return 0;
 		/* the last munmap may have come in between */
 		if (atomic_dec_and_test(&rb->aux_mmap_count))
@@ -284,7 +302,10 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	if (!atomic_inc_not_zero(&rb->mmap_count))
 		goto unlock;
 	atomic_inc(&event->mmap_count);
+	/* two events sharing the buffer must not both set up an area */
+	mutex_lock(&rb->aux_mutex);
 	ret = aux_area_get(event, rb, vma, nr_pages);
+	mutex_unlock(&rb->aux_mutex);
 	if (ret) {
 		mutex_unlock(&event->mmap_mutex);
 		perf_buffer_unmap(event);
@@ -361,7 +382,11 @@ void *perf_aux_output_begin(struct perf_output_handle *handle,
 		return NULL;
 	}
 	rcu_read_unlock();
-	if (!atomic_read(&rb->aux_mmap_count) ||
+	/*
+	 * The area's private data is its PMU's: an event of another PMU
+	 * writing into this buffer (SET_OUTPUT) must not be handed it.
+	 */
+	if (rb->aux_pmu != event->pmu || !atomic_read(&rb->aux_mmap_count) ||
 	    atomic_cmpxchg(&rb->aux_busy, 0, 1))
 		goto fail;
 
@@ -671,6 +696,12 @@ void perf_aux_sample_prepare(struct perf_sample_data *data,
 
 	data->aux_size = 0;
 	if (!(event->attach_state & PERF_ATTACH_AUX_SAMPLE))
+		return;
+	/*
+	 * The leader's release makes each member a group of its own: its
+	 * own PMU (which need not trace at all) is then the leader's.
+	 */
+	if (leader == event || !has_aux(leader) || !leader->pmu->snapshot_aux)
 		return;
 	if (READ_ONCE(leader->state) != PERF_EVENT_STATE_ACTIVE ||
 	    READ_ONCE(leader->oncpu) != smp_processor_id())

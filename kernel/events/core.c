@@ -204,6 +204,17 @@ static int perf_event_alloc_check(struct perf_event *event,
 	return perf_exclusive_get(event);
 }
 
+/*
+ * Take a reference on @event, found under the lock that keeps it in a list
+ * (ctx->mutex for a context's or group's events, child_mutex for a
+ * parent's children): whoever drops the last reference first takes the
+ * event off that list under the same lock, so it cannot be zero here.
+ */
+void perf_event_get_live(struct perf_event *event)
+{
+	WARN_ON_ONCE(!atomic_long_inc_not_zero(&event->refcount));
+}
+
 /* Drop a reference (the file's, a child's, or a transient one). */
 void perf_event_put(struct perf_event *event)
 {
@@ -396,7 +407,10 @@ static bool joins_software_group(struct perf_event *event,
  * Bind an allocated event to @ctx (taking over the caller's context
  * reference): pick its PMU context, the group's unless the event is to
  * take a software group to its PMU (perf_group_adopt()).  Called before
- * the event is visible.
+ * the event is visible.  A group member's caller holds ctx->mutex (the
+ * leader's context): another member's perf_group_adopt() may move the
+ * group to another PMU context, and drop the last reference on the old
+ * one, at any moment it does not.
  */
 int perf_event_attach(struct perf_event *event,
 		      struct perf_event_context *ctx)
@@ -404,14 +418,19 @@ int perf_event_attach(struct perf_event *event,
 	struct perf_event *leader = event->group_leader;
 	struct perf_event_pmu_context *epc;
 
-	if (leader != event && !joins_software_group(event, leader))
+	if (leader != event) {
+		lockdep_assert_held(&ctx->mutex);
+		if (WARN_ON_ONCE(leader->ctx != ctx))
+			return -EINVAL;
+	}
+	if (leader != event && !joins_software_group(event, leader)) {
 		epc = leader->pmu_ctx;
-	else
-		epc = perf_pmu_ctx_get(event->pmu, ctx, event->cpu);
-	if (IS_ERR(epc))
-		return PTR_ERR(epc);
-	if (leader != event && epc == leader->pmu_ctx)
 		atomic_inc(&epc->refcount);
+	} else {
+		epc = perf_pmu_ctx_get(event->pmu, ctx, event->cpu);
+		if (IS_ERR(epc))
+			return PTR_ERR(epc);
+	}
 	event->ctx = ctx;
 	event->pmu_ctx = epc;
 	return 0;
@@ -795,10 +814,15 @@ u64 perf_event_pause(struct perf_event *event, bool reset)
 EXPORT_SYMBOL_GPL(perf_event_pause);
 
 /*
- * The members of @event's group with a reference each, so that they can be
- * used after ctx->mutex is dropped; *@nr is 0 if memory ran out.
+ * Under ctx->mutex: the members of @event's group, each with a reference
+ * taken under that lock so that they can be used after it is dropped, and
+ * @op (if any) applied to each.  *@nr is 0 if memory ran out, and @op was
+ * then not applied.  A member found in the group under ctx->mutex still
+ * has its file's (or creator's) reference: release takes an event out of
+ * its group under this lock before it drops that reference.
  */
-struct perf_event **perf_group_get(struct perf_event *event, int *nr)
+static struct perf_event **group_get(struct perf_event *event, int *nr,
+				     void (*op)(struct perf_event *event))
 {
 	struct perf_event_context *ctx;
 	struct perf_event *leader, *sibling, **members;
@@ -806,18 +830,36 @@ struct perf_event **perf_group_get(struct perf_event *event, int *nr)
 
 	ctx = perf_event_ctx_lock(event);
 	leader = event->group_leader;
-	members = kcalloc(1 + leader->nr_siblings, sizeof(*members),
-			  GFP_KERNEL);
+	/*
+	 * Groups whose members do not read with PERF_FORMAT_GROUP are
+	 * bounded only by the open file limit: not one contiguous block.
+	 */
+	members = kvcalloc(1 + leader->nr_siblings, sizeof(*members),
+			   GFP_KERNEL);
 	if (members) {
 		members[n++] = leader;
 		list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
 			members[n++] = sibling;
-		for (i = 0; i < n; i++)
-			atomic_long_inc(&members[i]->refcount);
+		for (i = 0; i < n; i++) {
+			perf_event_get_live(members[i]);
+			if (op)
+				op(members[i]);
+		}
 	}
 	mutex_unlock(&ctx->mutex);
 	*nr = n;
 	return members;
+}
+
+/*
+ * The members of @event's group with a reference each, so that they can be
+ * used after ctx->mutex is dropped; *@nr is 0 if memory ran out.  The
+ * caller holds @event (its file, or a reference): only @event, never its
+ * leader, may be used before this returns.
+ */
+struct perf_event **perf_group_get(struct perf_event *event, int *nr)
+{
+	return group_get(event, nr, NULL);
 }
 
 void perf_group_put(struct perf_event **members, int nr)
@@ -826,40 +868,40 @@ void perf_group_put(struct perf_event **members, int nr)
 
 	for (i = 0; i < nr; i++)
 		perf_event_put(members[i]);
-	kfree(members);
+	kvfree(members);
 }
 
 /*
  * Apply @op to the event, or with @group to its whole group, and to their
- * clones in child tasks.
+ * clones in child tasks.  The caller holds @event; the group is taken with
+ * a reference on each member under the same hold of ctx->mutex that
+ * applies @op, because once that lock is dropped the leader (or any
+ * sibling) may be closed and freed, and @event may have left the group.
+ *
+ * Return: 0, or -ENOMEM (nothing was changed).
  */
-void perf_event_for_group(struct perf_event *event, bool group,
-			  void (*op)(struct perf_event *event))
+int perf_event_for_group(struct perf_event *event, bool group,
+			 void (*op)(struct perf_event *event))
 {
 	struct perf_event_context *ctx;
-	struct perf_event *sibling, **members;
+	struct perf_event **members;
 	int nr, i;
 
-	ctx = perf_event_ctx_lock(event);
 	if (!group) {
+		ctx = perf_event_ctx_lock(event);
 		op(event);
-	} else {
-		event = event->group_leader;
-		op(event);
-		list_for_each_entry(sibling, &event->sibling_list, sibling_list)
-			op(sibling);
-	}
-	mutex_unlock(&ctx->mutex);
-
-	/* the clones in child tasks follow (child_mutex nests outside) */
-	if (!group) {
+		mutex_unlock(&ctx->mutex);
+		/* the clones in child tasks follow (child_mutex nests outside) */
 		perf_inherit_apply(event, op);
-		return;
+		return 0;
 	}
-	members = perf_group_get(event, &nr);
+	members = group_get(event, &nr, op);
+	if (!nr)
+		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		perf_inherit_apply(members[i], op);
 	perf_group_put(members, nr);
+	return 0;
 }
 
 void perf_event_enable_locked(struct perf_event *event)

@@ -39,6 +39,12 @@ static bool inherits(struct perf_event *event, u64 clone_flags)
 		return false;
 	if (event->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
 		return false;
+	/*
+	 * A child whose handlers are reset to SIG_DFL would be killed by the
+	 * first SIGTRAP of a sigtrap event: such events stay with the parent.
+	 */
+	if (event->attr.sigtrap && (clone_flags & CLONE_CLEAR_SIGHAND))
+		return false;
 	return event->state > PERF_EVENT_STATE_EXIT;
 }
 
@@ -50,24 +56,22 @@ static struct perf_event *top_parent(struct perf_event *event)
 /*
  * Join @event, a clone not yet in its context, to @leader's group, if that
  * is still in the context: a parent's release may have taken the leader's
- * clone out meanwhile (the caller's reference keeps it in memory).  Returns
- * 0, 1 if the leader is gone, or -errno.
+ * clone out meanwhile (the caller's reference keeps it in memory).
+ * ctx->mutex held.  Returns 0, 1 if the leader is gone, or -errno.
  */
 static int install_member(struct perf_event *event, struct perf_event *leader)
 {
-	struct perf_event_context *ctx = event->ctx;
-	int ret = 1;
+	int ret;
 
-	mutex_lock(&ctx->mutex);
-	if (leader->attach_state & PERF_ATTACH_CONTEXT) {
-		/* a hardware member takes a software group to its PMU */
-		ret = perf_group_adopt(event);
-		if (!ret) {
-			event->attach_state |= PERF_ATTACH_CHILD;
-			perf_event_install_new(event);
-		}
+	lockdep_assert_held(&event->ctx->mutex);
+	if (!(leader->attach_state & PERF_ATTACH_CONTEXT))
+		return 1;
+	/* a hardware member takes a software group to its PMU */
+	ret = perf_group_adopt(event);
+	if (!ret) {
+		event->attach_state |= PERF_ATTACH_CHILD;
+		perf_event_install_new(event);
 	}
-	mutex_unlock(&ctx->mutex);
 	return ret;
 }
 
@@ -90,9 +94,20 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	bool dying;
 	int ret;
 
+	/*
+	 * A member's PMU validates the group in its event_init by walking
+	 * the leader's siblings, which the release of any member's parent
+	 * may unlink at any moment ctx->mutex is not held; the member then
+	 * joins under the same hold.
+	 */
+	if (leader)
+		mutex_lock(&ctx->mutex);
 	event = perf_event_alloc_child(parent, child, leader);
-	if (IS_ERR(event))
+	if (IS_ERR(event)) {
+		if (leader)
+			mutex_unlock(&ctx->mutex);
 		return event;
+	}
 	perf_addr_filters_inherit(event, copied);
 	/*
 	 * The clone is on or off as the event it copies is now, whatever
@@ -109,12 +124,15 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	refcount_inc(&ctx->refcount);
 	ret = perf_event_attach(event, ctx);
 	if (ret) {
+		if (leader)
+			mutex_unlock(&ctx->mutex);
 		perf_ctx_put(ctx);
 		perf_event_free(event);
 		return ERR_PTR(ret);
 	}
 	if (leader) {
 		ret = install_member(event, leader);
+		mutex_unlock(&ctx->mutex);
 		if (ret) {
 			perf_event_free(event);
 			return ret < 0 ? ERR_PTR(ret) : NULL;
@@ -179,22 +197,47 @@ static int inherit_items(struct inherit_item *items, int nr,
 	return ret;
 }
 
+/* How many events of @pctx a fork copies: its inheritable groups, whole. */
+static int count_items(struct perf_event_context *pctx, u64 clone_flags)
+{
+	struct perf_event *event;
+	int nr = 0;
+
+	lockdep_assert_held(&pctx->mutex);
+	list_for_each_entry(event, &pctx->event_list, event_entry) {
+		if (event->group_leader == event && inherits(event, clone_flags))
+			nr += 1 + event->nr_siblings;
+	}
+	return nr;
+}
+
 /*
  * Take references on the inheritable events of @pctx, so that they can be
  * cloned after pctx->mutex is dropped (child_mutex nests outside it): an
  * inherited one may be taken out and put by its parent's release
  * meanwhile, and it holds its parent.  Returns the number of items, or
  * -errno.
+ *
+ * The array is sized by the events the fork clones, not by all the events
+ * of the context (a task may hold as many as its file limit allows), and
+ * is never one physically contiguous block of high order: each clone costs
+ * far more than its item, so this is a small part of what the fork
+ * allocates anyway.
  */
 static int collect_items(struct perf_event_context *pctx, u64 clone_flags,
 			 struct inherit_item **out)
 {
 	struct perf_event *event, *sibling;
 	struct inherit_item *items;
-	int nr = 0, i;
+	int nr = 0, max, i;
 
 	mutex_lock(&pctx->mutex);
-	items = kcalloc(pctx->nr_events, sizeof(*items), GFP_KERNEL);
+	max = count_items(pctx, clone_flags);
+	if (!max) {
+		mutex_unlock(&pctx->mutex);
+		return 0;
+	}
+	items = kvcalloc(max, sizeof(*items), GFP_KERNEL_ACCOUNT);
 	if (!items) {
 		mutex_unlock(&pctx->mutex);
 		return -ENOMEM;
@@ -209,10 +252,8 @@ static int collect_items(struct perf_event_context *pctx, u64 clone_flags,
 			items[nr++].event = sibling;
 	}
 	for (i = 0; i < nr; i++)
-		atomic_long_inc(&items[i].event->refcount);
+		perf_event_get_live(items[i].event);
 	mutex_unlock(&pctx->mutex);
-	if (!nr)
-		kfree(items);
 	*out = items;
 	return nr;
 }
@@ -223,7 +264,7 @@ static void release_items(struct inherit_item *items, int nr)
 
 	for (i = 0; i < nr; i++)
 		perf_event_put(items[i].event);
-	kfree(items);
+	kvfree(items);
 }
 
 /*

@@ -16,6 +16,14 @@
  *
  * Locking order (outer first)
  * ---------------------------
+ *   cpu_hotplug_lock            held for writing by the hotplug callbacks
+ *                               that move scoped PMUs' events
+ *                               (perf_pmu_migrate_context() takes the CPU
+ *                               contexts' mutexes under it).  A member's
+ *                               event_init still runs under the leader's
+ *                               ctx->mutex and may take it: harmless while
+ *                               no PMU has a scope, to be undone with the
+ *                               first (security.rst)
  *   task->signal->exec_update_lock (read)  held by perf_event_open() from
  *                               the ptrace check to the install; fs/exec.c
  *                               takes it for writing around
@@ -254,6 +262,7 @@ struct perf_event *perf_event_alloc_child(struct perf_event *parent,
 					  struct task_struct *child,
 					  struct perf_event *leader);
 void perf_event_free(struct perf_event *event);
+void perf_event_get_live(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
 void perf_event_remove(struct perf_event *event);
 struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
@@ -267,8 +276,8 @@ int perf_event_attach(struct perf_event *event,
 void perf_event_install(struct perf_event *event);
 void perf_event_reset(struct perf_event *event);
 u64 perf_event_id_next(void);
-void perf_event_for_group(struct perf_event *event, bool group,
-			  void (*op)(struct perf_event *event));
+int perf_event_for_group(struct perf_event *event, bool group,
+			 void (*op)(struct perf_event *event));
 void perf_event_enable_locked(struct perf_event *event);
 bool perf_event_disable_irq(struct perf_event *event);
 void perf_event_disable_locked(struct perf_event *event);
@@ -448,7 +457,9 @@ struct perf_mlock {
  *   [E] rb->event_lock, IRQs off; the wakeup path walks it under RCU
  *   [M] the mapping event's mmap_mutex, at mmap and at the last munmap
  *   [X] the AUX output handle's owner (aux_busy won), on its CPU
- *   [F] the AUX set-up, under [M]; constant while aux_refcount > 0
+ *   [F] the AUX set-up, under [M] and aux_mutex (the buffer may be
+ *       shared by events, each with its own mmap_mutex, through
+ *       SET_OUTPUT); constant while aux_refcount > 0
  */
 struct perf_buffer {
 	refcount_t		refcount;	/* [A] events and mappings */
@@ -489,7 +500,8 @@ struct perf_buffer {
 	unsigned long		aux_head;	/* [X] bytes published, ever */
 	unsigned long		aux_wakeup;	/* [X] aux_head at the last wakeup */
 	unsigned long		aux_watermark;	/* [F] bytes between wakeups */
-	struct perf_mlock	aux_charge;	/* [M] of the AUX pages */
+	struct mutex		aux_mutex;	/* inside [M]: the AUX set-up */
+	struct perf_mlock	aux_charge;	/* [F] of the AUX pages */
 	struct irq_work		aux_free_irq;	/* the free: irq_work, then */
 	struct work_struct	aux_free_work;	/* a workqueue (it may sleep) */
 };

@@ -99,7 +99,13 @@ int perf_mlock_charge(struct perf_mlock *charge, struct mm_struct *mm,
 
 	limit = (READ_ONCE(sysctl_perf_event_mlock) >> (PAGE_SHIFT - 10)) *
 		num_online_cpus();
-	locked = atomic_long_read(&user->perf_mlock) + pages;
+	/*
+	 * Charged first, checked after, backed out on refusal: two mmaps at
+	 * once each see the other's pages, so together they cannot pass a
+	 * limit that each alone would (one may be refused that would have
+	 * fitted alone).
+	 */
+	locked = atomic_long_add_return(pages, &user->perf_mlock);
 	if (locked > limit) {
 		extra = locked - limit;
 		if (extra > pages)
@@ -107,13 +113,16 @@ int perf_mlock_charge(struct perf_mlock *charge, struct mm_struct *mm,
 	}
 	if (extra) {
 		unsigned long lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+		s64 pinned = atomic64_add_return(extra, &mm->pinned_vm);
 
-		if (atomic64_read(&mm->pinned_vm) + extra > lock_limit &&
-		    perf_is_paranoid() && !capable(CAP_IPC_LOCK))
+		if (pinned > lock_limit && perf_is_paranoid() &&
+		    !capable(CAP_IPC_LOCK)) {
+			atomic64_sub(extra, &mm->pinned_vm);
+			atomic_long_sub(pages, &user->perf_mlock);
 			return -EPERM;
+		}
+		atomic_long_sub(extra, &user->perf_mlock);
 	}
-	atomic_long_add(pages - extra, &user->perf_mlock);
-	atomic64_add(extra, &mm->pinned_vm);
 	charge->user = get_uid(user);
 	charge->locked = pages - extra;
 	charge->pinned = extra;

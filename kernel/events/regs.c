@@ -117,7 +117,10 @@ void perf_prepare_regs(struct perf_sample_data *data,
 		if (data->regs_user.regs) {
 			size = user_stack_room(data->regs_user.regs,
 					       event->attr.sample_stack_user);
-			if (used + size + sizeof(u64) > USHRT_MAX)
+			/* a record already near the u16 limit dumps nothing */
+			if (used + sizeof(u64) >= USHRT_MAX)
+				size = 0;
+			else if (used + size + sizeof(u64) > USHRT_MAX)
 				size = USHRT_MAX - used - sizeof(u64);
 			size = round_down(size, sizeof(u64));
 		}

@@ -107,6 +107,9 @@ static void sb_ctx(struct perf_event_context *ctx,
 			continue;
 		if (event->cpu != -1 && event->cpu != cpu)
 			continue;
+		/* a cgroup event hears only of its cgroup's tasks */
+		if (!perf_cgroup_match(event))
+			continue;
 		if (want(event, rec))
 			emit(event, rec);
 	}

@@ -12,6 +12,7 @@
  * grace period, so a hook never sees a freed event.
  */
 #include <linux/hrtimer.h>
+#include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <asm/irq_regs.h>
@@ -260,6 +261,17 @@ static void sw_clock_update(struct perf_event *event)
 #define SW_CLOCK_MIN_PERIOD	10000ULL
 
 /*
+ * The time to the next fire of a sampling clock: its period, but never
+ * less than the floor, however the period was set (at open, or later by
+ * PERF_EVENT_IOC_PERIOD or a modify), so that no user can make the timer
+ * interrupt the CPU back to back.
+ */
+static u64 sw_clock_interval(struct hw_perf_event *hwc)
+{
+	return max(hwc->sample_period, SW_CLOCK_MIN_PERIOD);
+}
+
+/*
  * A sampling clock samples from an hrtimer that fires every period of
  * running time, with the registers of whatever it interrupted.
  */
@@ -282,7 +294,7 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 	}
 	if (stop)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, ns_to_ktime(hwc->sample_period));
+	hrtimer_forward_now(timer, ns_to_ktime(sw_clock_interval(hwc)));
 	return HRTIMER_RESTART;
 }
 
@@ -290,9 +302,11 @@ static void sw_clock_timer_start(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	s64 left = local64_read(&hwc->period_left);
+	u64 interval = sw_clock_interval(hwc);
 
-	if (left <= 0 || left > hwc->sample_period)
-		left = hwc->sample_period;
+	if (left <= 0 || left > interval)
+		left = interval;
+	left = max_t(s64, left, SW_CLOCK_MIN_PERIOD);
 	hrtimer_start(&hwc->hrtimer, ns_to_ktime(left),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -368,7 +382,8 @@ static void sw_destroy(struct perf_event *event)
 /* The software event @event names, its PMU found: take it on. */
 static int sw_init(struct perf_event *event)
 {
-	u64 id = event->attr.config;
+	/* a user's config, bounds-checked by the caller: not speculatively */
+	u64 id = array_index_nospec(event->attr.config, PERF_COUNT_SW_MAX);
 
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;

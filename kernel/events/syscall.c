@@ -155,6 +155,19 @@ int perf_attr_check(struct perf_event_attr *attr)
 			return -EINVAL;
 		if (!(mask & ~PERF_SAMPLE_BRANCH_PLM_ALL))
 			return -EINVAL;
+		/*
+		 * No privilege level asked: the event's own (perf_event_open(2)),
+		 * written back so that the privilege check and the PMU see it.
+		 */
+		if (!(mask & PERF_SAMPLE_BRANCH_PLM_ALL)) {
+			if (!attr->exclude_user)
+				mask |= PERF_SAMPLE_BRANCH_USER;
+			if (!attr->exclude_kernel)
+				mask |= PERF_SAMPLE_BRANCH_KERNEL;
+			if (!attr->exclude_hv)
+				mask |= PERF_SAMPLE_BRANCH_HV;
+			attr->branch_sample_type = mask;
+		}
 	}
 	if ((attr->sample_type & PERF_SAMPLE_STACK_USER) &&
 	    !IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
@@ -367,14 +380,14 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return ret;
 	switch (cmd) {
 	case PERF_EVENT_IOC_ENABLE:
-		perf_event_for_group(event, group, perf_event_enable_locked);
-		return 0;
+		return perf_event_for_group(event, group,
+					    perf_event_enable_locked);
 	case PERF_EVENT_IOC_DISABLE:
-		perf_event_for_group(event, group, perf_event_disable_locked);
-		return 0;
+		return perf_event_for_group(event, group,
+					    perf_event_disable_locked);
 	case PERF_EVENT_IOC_RESET:
-		perf_event_for_group(event, group, perf_event_reset);
-		return 0;
+		return perf_event_for_group(event, group,
+					    perf_event_reset);
 	case PERF_EVENT_IOC_REFRESH:
 		return perf_event_refresh(event, arg);
 	case PERF_EVENT_IOC_PERIOD:
@@ -474,8 +487,9 @@ static int check_group(struct perf_event *event, struct perf_event *leader,
 		return -EINVAL;
 	if (leader->ctx != ctx || leader->cpu != event->cpu)
 		return -EINVAL;
+	/* a leader that exec or exit took off its task is gone for good */
 	if (leader->state <= PERF_EVENT_STATE_EXIT)
-		return -ESRCH;
+		return -ENODEV;
 	/* only a leader can be pinned or exclusive; a group inherits whole */
 	if (event->attr.pinned || event->attr.exclusive)
 		return -EINVAL;
@@ -603,6 +617,9 @@ static int open_event(struct perf_open *o)
 	    !(o->event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
 		return -EINVAL;
 	if (o->flags & PERF_FLAG_PID_CGROUP) {
+		/* a cgroup event counts the tasks of its cgroup: task PMUs only */
+		if (o->event->pmu->task_ctx_nr == perf_invalid_context)
+			return -EINVAL;
 		ret = perf_cgroup_connect(o->event, o->pid);
 		if (ret)
 			return ret;
@@ -624,12 +641,20 @@ static int open_event(struct perf_open *o)
 		o->ctx = NULL;
 		return ret;
 	}
+	/*
+	 * A member is checked against its group and takes the group's PMU
+	 * context under the leader's ctx->mutex: the group may move to
+	 * another PMU context (perf_group_adopt()) whenever it is not held.
+	 */
 	if (o->leader) {
+		mutex_lock(&o->ctx->mutex);
 		ret = check_group(o->event, o->leader, o->ctx);
-		if (ret)
-			return ret;
+		if (!ret)
+			ret = perf_event_attach(o->event, o->ctx);
+		mutex_unlock(&o->ctx->mutex);
+	} else {
+		ret = perf_event_attach(o->event, o->ctx);
 	}
-	ret = perf_event_attach(o->event, o->ctx);
 	if (!ret)
 		o->ctx = NULL;	/* the event owns the reference now */
 	return ret;
@@ -711,7 +736,7 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	if (o.task && READ_ONCE(event->ctx->task) == PERF_TASK_GONE)
 		ret = -ESRCH;
 	else if (o.leader && o.leader->state <= PERF_EVENT_STATE_EXIT)
-		ret = -ESRCH;
+		ret = -ENODEV;
 	else if (o.leader)
 		ret = perf_group_size_check(event);
 	if (!ret)

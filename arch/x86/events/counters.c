@@ -21,9 +21,9 @@
  *
  * Locking: x86_core_constraint() and x86_core_assign() read only their
  * arguments.  Group validation walks the leader's sibling list from
- * event_init, which perf_event_open() calls with the leader's ctx->mutex
- * held, so no member joins or leaves meanwhile (a fork's clone of a
- * group is its own until the fork installs it).  x86_core_add_group() and
+ * event_init, which the core calls with the leader's ctx->mutex held
+ * (perf_event_open(), and the clone of a group member at fork), so no
+ * member joins or leaves meanwhile.  x86_core_add_group() and
  * x86_core_del() change a CPU's counters: see cpu_pmu.h.
  */
 #include <linux/bitops.h>

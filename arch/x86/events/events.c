@@ -21,6 +21,7 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/perf_regs.h>
 #include <asm/perf_event.h>
@@ -211,6 +212,8 @@ int x86_core_map_hw_event(const struct x86_core_desc *desc, u64 config,
 
 	if (config >= PERF_COUNT_HW_MAX)
 		return -EINVAL;
+	/* a user's config: no speculative read past the tables either */
+	config = array_index_nospec(config, PERF_COUNT_HW_MAX);
 	switch (desc->vendor) {
 	case X86_CORE_INTEL:
 		return intel_generic(desc, &intel_hw_map[config], evsel);
@@ -385,6 +388,9 @@ int x86_core_map_cache_event(const struct x86_core_desc *desc, u64 config,
 	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
 		return -EINVAL;
+	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
+	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
+	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
 	switch (desc->vendor) {
 	case X86_CORE_INTEL:
 		if (op != PERF_COUNT_HW_CACHE_OP_READ)

@@ -18,6 +18,7 @@
  */
 #include <linux/cpufeature.h>
 #include <linux/init.h>
+#include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 #include <asm/msr.h>
@@ -45,8 +46,11 @@ static const struct msr_counter msr_counters[] = {
 
 static const struct msr_counter *msr_counter_of(u64 config)
 {
-	if (config >= ARRAY_SIZE(msr_counters) || !msr_counters[config].now ||
-	    !msr_counters[config].present())
+	if (config >= ARRAY_SIZE(msr_counters))
+		return NULL;
+	/* a user's config, then an indirect call through the entry */
+	config = array_index_nospec(config, ARRAY_SIZE(msr_counters));
+	if (!msr_counters[config].now || !msr_counters[config].present())
 		return NULL;
 	return &msr_counters[config];
 }

@@ -175,6 +175,40 @@ static void perf_attr_check_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perf_attr_check(&attr), c->expect);
 }
 
+/*
+ * A branch stack without a privilege level takes the event's levels, so
+ * that the privilege check sees what will be recorded; explicit levels
+ * stay as they were asked.
+ */
+static void perf_attr_branch_levels_test(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.sample_type = PERF_SAMPLE_BRANCH_STACK,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY,
+		.exclude_kernel = 1,
+	};
+
+	KUNIT_ASSERT_EQ(test, perf_attr_check(&attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.branch_sample_type,
+			PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+			PERF_SAMPLE_BRANCH_HV);
+
+	attr.exclude_hv = 1;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	KUNIT_ASSERT_EQ(test, perf_attr_check(&attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.branch_sample_type,
+			PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
+
+	attr.exclude_kernel = 0;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER;
+	KUNIT_ASSERT_EQ(test, perf_attr_check(&attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.branch_sample_type,
+			PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
+}
+
 /* A timeline of states: enabled counts INACTIVE and ACTIVE, running ACTIVE. */
 static void perf_time_states_test(struct kunit *test)
 {
@@ -226,6 +260,7 @@ static void perf_time_split_test(struct kunit *test)
 
 static struct kunit_case perf_core_cases[] = {
 	KUNIT_CASE_PARAM(perf_attr_check_test, attr_gen_params),
+	KUNIT_CASE(perf_attr_branch_levels_test),
 	KUNIT_CASE(perf_time_states_test),
 	KUNIT_CASE(perf_time_split_test),
 	{}

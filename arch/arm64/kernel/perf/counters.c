@@ -109,11 +109,10 @@ static int group_take(struct pmuv3 *pmuv3, struct perf_event *member,
 /*
  * At open: can @event's group, with @event in it, ever be on this PMU at
  * once?  Returns 0 or -EINVAL, as a group that can never be scheduled is
- * invalid rather than busy.  The sibling list is walked without the
- * leader's ctx->mutex, which the core does not hold around ->event_init()
- * (hence no for_each_sibling_event() and its lockdep assertion): a sibling
- * added concurrently by another thread may be missed, and such a group
- * then simply never fits at schedule time.
+ * invalid rather than busy.  The core calls ->event_init() of a group
+ * member with the leader's ctx->mutex held (perf_event_open() and the
+ * clone of a group at fork alike), so the sibling list cannot change
+ * while it is walked.
  */
 int pmuv3_validate_group(struct pmuv3 *pmuv3, struct perf_event *event)
 {

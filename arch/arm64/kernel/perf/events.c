@@ -7,6 +7,7 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/nospec.h>
 
 #include "pmuv3.h"
 
@@ -89,6 +90,8 @@ int pmuv3_map_hw_event(u64 config, const unsigned long *implemented)
 {
 	if (config >= PERF_COUNT_HW_MAX)
 		return -EINVAL;
+	/* a user's config: no speculative read past the table either */
+	config = array_index_nospec(config, PERF_COUNT_HW_MAX);
 	return implemented_or_enoent(hw_map[config], implemented);
 }
 
@@ -110,6 +113,7 @@ int pmuv3_map_cache_event(u64 config, const unsigned long *implemented)
 		return -EINVAL;
 	if (op != PERF_COUNT_HW_CACHE_OP_READ)
 		return -ENOENT;
+	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
 	pair = &cache_read_map[cache];
 	return implemented_or_enoent(result == PERF_COUNT_HW_CACHE_RESULT_ACCESS ?
 				     pair->access : pair->miss, implemented);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <linux/capability.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -623,6 +624,97 @@ TEST_F(attacker, kernel_branch_stack)
 	EXPECT_EQ(EACCES, got) TH_LOG("got %s", strerror(got));
 }
 
+/*
+ * The same with no privilege level in branch_sample_type: the levels are
+ * the event's own, so an event that excludes the kernel but not the
+ * hypervisor asks for the hypervisor's branches, and is checked as such.
+ * Excluding both leaves the user's alone: the privilege check passes and
+ * the software PMU answers that it records no branches.
+ */
+static int branch_implied_child(void *arg)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 100000;
+	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	attr.exclude_hv = !!arg;
+	return open_errno(&attr, 0, -1, -1, 0);
+}
+
+TEST_F(attacker, kernel_branch_stack_implied)
+{
+	int got;
+
+	ASSERT_EQ(0, write_int_file(PARANOID, 2));
+	got = as_nobody(NO_CAPS, branch_implied_child, NULL);
+	EXPECT_EQ(EACCES, got) TH_LOG("got %s", strerror(got));
+	got = as_nobody(NO_CAPS, branch_implied_child, (void *)1);
+	EXPECT_EQ(EOPNOTSUPP, got) TH_LOG("got %s", strerror(got));
+}
+
+#define MAX_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define CPU_PERCENT	"/proc/sys/kernel/perf_cpu_time_max_percent"
+#define CLOCK_FLOOR_NS	10000	/* the shortest period of a sampling clock */
+#define FLOOR_FIRES	1000
+
+/*
+ * Set a sampling clock's period to 1 ns with PERF_EVENT_IOC_PERIOD and let
+ * it overflow FLOOR_FIRES times (PERF_EVENT_IOC_REFRESH; it then turns
+ * itself off): as its timer fires no sooner than every 10 us, that takes
+ * at least FLOOR_FIRES - 1 times 10 us of the task's time, which is the
+ * event's count.  No ring: each fire costs little, so a timer re-armed
+ * 1 ns ahead gets there much sooner.  Returns 0, or 1 with the figures on
+ * stderr.
+ */
+static int clock_floor_child(void *arg)
+{
+	struct perf_event_attr attr;
+	uint64_t period = 1;
+	int64_t ns;
+	int fd;
+
+	(void)arg;
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 1000000;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return 2;
+	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) ||
+	    ioctl(fd, PERF_EVENT_IOC_REFRESH, FLOOR_FIRES))
+		return 3;
+	burn(100);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ns = read_count(fd);
+	fprintf(stderr, "# %d fires took %lld ns of task time\n",
+		FLOOR_FIRES, (long long)ns);
+	return ns >= (int64_t)(FLOOR_FIRES - 1) * CLOCK_FLOOR_NS ? 0 : 1;
+}
+
+TEST_F(attacker, clock_period_floor)
+{
+	long rate, percent;
+	int got;
+
+	ASSERT_EQ(0, write_int_file(PARANOID, 2));
+	ASSERT_EQ(0, read_int_file(MAX_RATE, &rate));
+	ASSERT_EQ(0, read_int_file(CPU_PERCENT, &percent));
+	/*
+	 * No throttling to hide a storm: a high rate, then no feedback that
+	 * would lower it (the rate is only writable while there is some).
+	 */
+	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 25));
+	ASSERT_EQ(0, write_int_file(MAX_RATE, 2000000));
+	ASSERT_EQ(0, write_int_file(CPU_PERCENT, 0));
+	got = as_nobody(NO_CAPS, clock_floor_child, NULL);
+	write_int_file(CPU_PERCENT, 25);
+	write_int_file(MAX_RATE, rate);
+	write_int_file(CPU_PERCENT, percent);
+	EXPECT_EQ(0, got);
+}
+
 #define CPU_FORMAT_ANY "/sys/bus/event_source/devices/cpu/format/any"
 
 /* unhalted core cycles (0x3c) in user mode, with AnyThread if @arg */
@@ -746,6 +838,123 @@ TEST(exited_task)
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	EXPECT_EQ(ESRCH, open_errno(&attr, pid, -1, -1, 0));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+}
+
+/*
+ * A group leader that exec took off its task (remove_on_exec) is gone for
+ * good: a new member cannot join it (ENODEV), though the task lives on.
+ */
+TEST(leader_removed_by_exec)
+{
+	struct perf_event_attr attr;
+	char comm[32], path[64];
+	int go[2], leader, i;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		execl("/bin/sleep", "sleep", "10", (char *)NULL);
+		_exit(2);
+	}
+	close(go[0]);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.remove_on_exec = 1;
+	leader = sys_perf_event_open(&attr, pid, -1, -1, 0);
+	ASSERT_LE(0, leader) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	for (i = 0; i < 5000; i++) {
+		if (!read_first_line(path, comm, sizeof(comm)) &&
+		    !strncmp(comm, "sleep", 5))
+			break;
+		usleep(1000);
+	}
+	ASSERT_GT(5000, i) TH_LOG("the child did not exec");
+	attr.remove_on_exec = 0;
+	EXPECT_EQ(ENODEV, open_errno(&attr, pid, -1, leader, 0));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	close(leader);
+	close(go[1]);
+}
+
+static int traps;
+
+static void count_trap(int sig)
+{
+	(void)sig;
+	__atomic_add_fetch(&traps, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Run a child made by clone3() with @flags, with an inherited sigtrap
+ * event of the parent running: its wait status.  With @flags 0 the child
+ * keeps the parent's SIGTRAP handler and exits with the number of traps
+ * it took (at most 100).
+ */
+static int sigtrap_child_status(__u64 flags)
+{
+	struct clone_args args = {
+		.flags = flags,
+		.exit_signal = SIGCHLD,
+	};
+	int status = -1;
+	pid_t pid;
+
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int n;
+
+		__atomic_store_n(&traps, 0, __ATOMIC_RELAXED);
+		burn(30);
+		n = __atomic_load_n(&traps, __ATOMIC_RELAXED);
+		_exit(n > 100 ? 100 : n);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+/*
+ * A sigtrap event is not inherited by a child whose signal handlers
+ * clone(CLONE_CLEAR_SIGHAND) resets: its first SIGTRAP would kill it.
+ * A plain fork inherits it (the child, keeping the handler, takes traps).
+ */
+TEST(sigtrap_clear_sighand)
+{
+	struct sigaction sa = { .sa_handler = count_trap,
+				.sa_flags = SA_RESTART };
+	struct perf_event_attr attr;
+	int fd, status;
+
+	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, NULL));
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 1000000;
+	attr.inherit = 1;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+
+	status = sigtrap_child_status(0);
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	EXPECT_LT(0, WEXITSTATUS(status)) TH_LOG("no trap in a forked child");
+
+	status = sigtrap_child_status(CLONE_CLEAR_SIGHAND);
+	ASSERT_NE(-1, status) TH_LOG("clone3: %s", strerror(errno));
+	EXPECT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	EXPECT_FALSE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTRAP);
+	close(fd);
+	signal(SIGTRAP, SIG_DFL);
 }
 
 /*

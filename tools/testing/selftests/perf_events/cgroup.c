@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -306,6 +307,78 @@ TEST_F(cg, record_cgroup)
 	}
 	EXPECT_EQ(1, found);
 	rmdir(ROOT "/perf-new");
+	munmap(up, len);
+	close(fd);
+}
+
+/* A child in cgroup @name, on CPU 0, that names itself @comm; reaped. */
+static int rename_in(const char *name, const char *comm)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		pin_cpu0();
+		if (cgroup_enter(name, 0))
+			_exit(2);
+		if (prctl(PR_SET_NAME, comm, 0, 0, 0))
+			_exit(3);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Side-band records of a cgroup event are of its cgroup's tasks only: a
+ * task of B renaming itself on the event's CPU is not told to A's event.
+ */
+TEST_F(cg, sideband_only_its_cgroup)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *up;
+	size_t len = 9 * getpagesize();
+	size_t size = len - getpagesize();
+	int fd, mine = 0, others = 0;
+	uint64_t head, off;
+	char *data;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.comm = 1;
+	fd = sys_perf_event_open(&attr, self->a, 0, -1,
+				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, up);
+	ASSERT_EQ(0, rename_in("perf-b", "perf-sb-other"));
+	ASSERT_EQ(0, rename_in("perf-a", "perf-sb-mine"));
+
+	data = (char *)up + getpagesize();
+	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	ASSERT_GE(size, head);
+	for (off = 0; off < head;) {
+		struct perf_event_header *h = (void *)(data + off);
+
+		if (!h->size)
+			break;
+		/* pid, tid, then the name */
+		if (h->type == PERF_RECORD_COMM) {
+			const char *comm = (char *)(h + 1) + 8;
+
+			mine += !strcmp(comm, "perf-sb-mine");
+			others += !strcmp(comm, "perf-sb-other");
+		}
+		off += h->size;
+	}
+	EXPECT_EQ(1, mine);
+	EXPECT_EQ(0, others);
 	munmap(up, len);
 	close(fd);
 }

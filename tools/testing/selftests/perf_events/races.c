@@ -9,6 +9,8 @@
  *  - ENABLE/DISABLE of a task's events racing its execve();
  *  - PERF_EVENT_IOC_SET_OUTPUT racing munmap() of the target's ring;
  *  - close of a group leader racing reads of its siblings and of itself;
+ *  - close of a group leader racing group ENABLE/DISABLE/RESET ioctls on
+ *    a sibling;
  *  - fork() of children inheriting events racing the close of the events;
  *  - fork() of a grandchild copying a child's inherited events racing the
  *    close of their parents;
@@ -18,6 +20,8 @@
  *    and _RESET from another thread;
  *  - the open of a group member (whose PMU validates the group in its
  *    event_init) racing the close of other members and of the leader;
+ *  - the open of a software group member racing a hardware member that
+ *    takes the group to its PMU's context;
  *  - mmap() of an executable file racing the unregister of its uprobes.
  *
  * Only what does not depend on the interleaving is asserted: the calls
@@ -512,6 +516,81 @@ TEST(leader_close_vs_sibling_read)
 }
 
 /*
+ * 4b. ENABLE, DISABLE and RESET with PERF_IOC_FLAG_GROUP on a sibling
+ * racing the close of its leader: the ioctl walks the group (and the
+ * clones of each member) while the leader's release takes it apart.  Every
+ * ioctl succeeds; once the leader is gone the sibling is a group of its
+ * own and still answers.  On a kernel that used the leader after dropping
+ * the context's lock, KASAN reports a use-after-free here.
+ */
+struct group_ioctl_race {
+	int sib;
+	int stop;
+	long calls;
+	struct race_err err;
+};
+
+static void *group_ioctler(void *arg)
+{
+	static const unsigned long cmds[] = {
+		PERF_EVENT_IOC_DISABLE, PERF_EVENT_IOC_ENABLE,
+		PERF_EVENT_IOC_RESET,
+	};
+	struct group_ioctl_race *r = arg;
+	unsigned int i = 0;
+	int ret;
+
+	while (!flag_get(&r->stop)) {
+		ret = ioctl(r->sib, cmds[i++ % 3], PERF_IOC_FLAG_GROUP);
+		RACE_CHECK(&r->err, ret == 0, ret);
+		__atomic_add_fetch(&r->calls, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+TEST(leader_close_vs_group_ioctl)
+{
+	uint64_t start = now_ns();
+	struct group_ioctl_race r;
+	pthread_t thread;
+	int leader, other, round;
+	long seen;
+
+	for (round = 0; !race_over(start, round, 2000); round++) {
+		memset(&r, 0, sizeof(r));
+		/* inherited, so that the walk reaches clones in a child too */
+		leader = open_ev(PERF_COUNT_SW_TASK_CLOCK, 0, -1, -1, 1, 0);
+		if (leader == -EACCES)
+			SKIP(return, "perf_event_open not permitted");
+		ASSERT_LE(0, leader) TH_LOG("%s", strerror(-leader));
+		r.sib = open_ev(PERF_COUNT_SW_CPU_CLOCK, 0, -1, leader, 1, 0);
+		ASSERT_LE(0, r.sib);
+		other = open_ev(PERF_COUNT_SW_PAGE_FAULTS, 0, -1, leader, 1, 0);
+		ASSERT_LE(0, other);
+
+		ASSERT_EQ(0, pthread_create(&thread, NULL, group_ioctler, &r));
+		spin(jitter(round));
+		ASSERT_EQ(0, close(leader));
+		spin(jitter(round + 1));
+		ASSERT_EQ(0, close(other));
+		seen = __atomic_load_n(&r.calls, __ATOMIC_ACQUIRE);
+		while (__atomic_load_n(&r.calls, __ATOMIC_ACQUIRE) < seen + 2 &&
+		       !r.err.line)
+			sched_yield();
+		flag_set(&r.stop, 1);
+		ASSERT_EQ(0, pthread_join(thread, NULL));
+		ASSERT_EQ(0, r.err.line) TH_LOG("%s", race_err_str(&r.err));
+
+		/* alone now: the group flag acts on the sibling itself */
+		ASSERT_EQ(0, ioctl(r.sib, PERF_EVENT_IOC_ENABLE,
+				   PERF_IOC_FLAG_GROUP));
+		ASSERT_LE(0, read_count(r.sib));
+		ASSERT_EQ(0, close(r.sib));
+	}
+	TH_LOG("%d rounds in %llu ms", round, ms_since(start));
+}
+
+/*
  * 5. The parent forks children, and starts a thread, that inherit its
  * events while another thread closes those events, a group's leader
  * first: every fork and close succeeds and every child exits cleanly.
@@ -549,6 +628,19 @@ static void *short_thread(void *arg)
 
 #define INHERIT_CHILDREN	4
 
+/* An inherited instructions counter in @group; fd or -errno. */
+static int open_hw_member(int group)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.inherit = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 TEST(inherit_vs_close)
 {
 	uint64_t start = now_ns();
@@ -564,8 +656,17 @@ TEST(inherit_vs_close)
 			SKIP(return, "perf_event_open not permitted");
 		ASSERT_LE(0, r.fd[0]) TH_LOG("%s", strerror(-r.fd[0]));
 		for (j = 1; j <= INHERIT_MEMBERS; j++) {
-			r.fd[j] = open_ev(PERF_COUNT_SW_PAGE_FAULTS, 0, -1,
-					  r.fd[0], 1, 0);
+			/*
+			 * Two hardware members where a PMU exists: their
+			 * clones' PMU walks the leader's clone's siblings
+			 * while the closer's releases unlink them.
+			 */
+			r.fd[j] = -1;
+			if (j == 2 || j == 4)
+				r.fd[j] = open_hw_member(r.fd[0]);
+			if (r.fd[j] < 0)
+				r.fd[j] = open_ev(PERF_COUNT_SW_PAGE_FAULTS, 0,
+						  -1, r.fd[0], 1, 0);
 			ASSERT_LE(0, r.fd[j]);
 		}
 		r.fd[j] = open_ev(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1, -1, 1,
@@ -1042,6 +1143,93 @@ TEST(member_open_vs_close)
 	TH_LOG("%s members, %llu ms", hw ? "hardware" : "software",
 	       ms_since(start));
 	ASSERT_LT(0, opened);
+}
+
+/*
+ * 9b. Two members join a fresh software group at once: a hardware one,
+ * which takes the group to its PMU's context, and a software one, which
+ * takes a reference on whatever context the group has.  Both opens
+ * succeed, every time; a member that took the group's old context
+ * without a reference would free it under the other events (KASAN).  The
+ * hardware member is an instructions counter, or on x86 without a PMU the
+ * msr PMU's tsc.
+ */
+struct adopt_race {
+	struct perf_event_attr attr;
+	pthread_barrier_t go;
+	int leader, fd, rounds;
+	pid_t tid;		/* the main thread, whose context the group is in */
+};
+
+static void *adopt_opener(void *arg)
+{
+	struct adopt_race *r = arg;
+	int i;
+
+	for (i = 0; i < r->rounds; i++) {
+		pthread_barrier_wait(&r->go);
+		spin(jitter(i) / 8);
+		r->fd = sys_perf_event_open(&r->attr, r->tid, -1, r->leader,
+					    PERF_FLAG_FD_CLOEXEC);
+		if (r->fd < 0)
+			r->fd = -errno;
+		pthread_barrier_wait(&r->go);
+	}
+	return NULL;
+}
+
+TEST(member_attach_vs_adopt)
+{
+	uint64_t start = now_ns();
+	struct adopt_race r;
+	pthread_t thread;
+	int round, sw, fd;
+	long type;
+
+	memset(&r, 0, sizeof(r));
+	sw_attr(&r.attr, 0);
+	r.attr.type = PERF_TYPE_HARDWARE;
+	r.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	fd = sys_perf_event_open(&r.attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && !read_pmu_type("msr", &type)) {
+		r.attr.type = type;
+		r.attr.config = 0;	/* tsc */
+		fd = sys_perf_event_open(&r.attr, 0, -1, -1,
+					 PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		SKIP(return, "no hardware-like PMU to open");
+	close(fd);
+	/* a software event elsewhere keeps the software PMU context in use */
+	sw = open_ev(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1, -1, 0, 0);
+	ASSERT_LE(0, sw);
+	r.rounds = 400;
+	r.tid = gettid();
+	ASSERT_EQ(0, pthread_barrier_init(&r.go, NULL, 2));
+	r.leader = open_ev(PERF_COUNT_SW_PAGE_FAULTS, 0, -1, -1, 0, 0);
+	ASSERT_LE(0, r.leader);
+	ASSERT_EQ(0, pthread_create(&thread, NULL, adopt_opener, &r));
+	for (round = 0; round < r.rounds; round++) {
+		pthread_barrier_wait(&r.go);
+		spin(jitter(round + 7) / 8);
+		fd = open_ev(PERF_COUNT_SW_CPU_MIGRATIONS, 0, -1, r.leader, 0,
+			     0);
+		pthread_barrier_wait(&r.go);
+		EXPECT_LE(0, fd) TH_LOG("software member: %s", strerror(-fd));
+		EXPECT_LE(0, r.fd) TH_LOG("hardware member: %s",
+					  strerror(-r.fd));
+		if (fd >= 0)
+			close(fd);
+		if (r.fd >= 0)
+			close(r.fd);
+		close(r.leader);
+		r.leader = open_ev(PERF_COUNT_SW_PAGE_FAULTS, 0, -1, -1, 0, 0);
+		ASSERT_LE(0, r.leader);
+	}
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	close(r.leader);
+	close(sw);
+	TH_LOG("%d rounds in %llu ms", round, ms_since(start));
 }
 
 /*
