@@ -602,25 +602,30 @@ TEST(clocks_by_pmu)
  * checked like counting the kernel (EACCES at paranoid 2), before any PMU
  * is asked whether it records branches at all.
  */
-static int branch_kernel_child(void *arg)
+static int branch_child(void *arg)
 {
+	const struct perf_event_attr *want = arg;
 	struct perf_event_attr attr;
 
-	(void)arg;
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.sample_period = 100000;
 	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
-	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
-				  PERF_SAMPLE_BRANCH_KERNEL;
+	attr.branch_sample_type = want->branch_sample_type;
+	attr.exclude_hv = want->exclude_hv;
 	return open_errno(&attr, 0, -1, -1, 0);
 }
 
 TEST_F(attacker, kernel_branch_stack)
 {
+	struct perf_event_attr want = {
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				      PERF_SAMPLE_BRANCH_KERNEL,
+		.exclude_hv = 1,
+	};
 	int got;
 
 	ASSERT_EQ(0, write_int_file(PARANOID, 2));
-	got = as_nobody(NO_CAPS, branch_kernel_child, NULL);
+	got = as_nobody(NO_CAPS, branch_child, &want);
 	EXPECT_EQ(EACCES, got) TH_LOG("got %s", strerror(got));
 }
 
@@ -631,26 +636,18 @@ TEST_F(attacker, kernel_branch_stack)
  * Excluding both leaves the user's alone: the privilege check passes and
  * the software PMU answers that it records no branches.
  */
-static int branch_implied_child(void *arg)
-{
-	struct perf_event_attr attr;
-
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
-	attr.sample_period = 100000;
-	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
-	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
-	attr.exclude_hv = !!arg;
-	return open_errno(&attr, 0, -1, -1, 0);
-}
-
 TEST_F(attacker, kernel_branch_stack_implied)
 {
+	struct perf_event_attr want = {
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY,
+	};
 	int got;
 
 	ASSERT_EQ(0, write_int_file(PARANOID, 2));
-	got = as_nobody(NO_CAPS, branch_implied_child, NULL);
+	got = as_nobody(NO_CAPS, branch_child, &want);
 	EXPECT_EQ(EACCES, got) TH_LOG("got %s", strerror(got));
-	got = as_nobody(NO_CAPS, branch_implied_child, (void *)1);
+	want.exclude_hv = 1;
+	got = as_nobody(NO_CAPS, branch_child, &want);
 	EXPECT_EQ(EOPNOTSUPP, got) TH_LOG("got %s", strerror(got));
 }
 

@@ -94,8 +94,11 @@ static void pin_cpu0(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* A child in cgroup @name, on CPU 0, that burns BUSY_MS ms; reaped. */
-static int run_in(const char *name)
+/*
+ * A child in cgroup @name, on CPU 0, that names itself @comm if given,
+ * then burns BUSY_MS ms; reaped.  Its exit status, or -errno.
+ */
+static int run_named_in(const char *name, const char *comm)
 {
 	int status;
 	pid_t pid;
@@ -107,12 +110,19 @@ static int run_in(const char *name)
 		pin_cpu0();
 		if (cgroup_enter(name, 0))
 			_exit(2);
+		if (comm && prctl(PR_SET_NAME, comm, 0, 0, 0))
+			_exit(3);
 		burn(BUSY_MS);
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run_in(const char *name)
+{
+	return run_named_in(name, NULL);
 }
 
 /* cpu-clock of cgroup @cgfd on CPU 0, with its times. */
@@ -311,28 +321,6 @@ TEST_F(cg, record_cgroup)
 	close(fd);
 }
 
-/* A child in cgroup @name, on CPU 0, that names itself @comm; reaped. */
-static int rename_in(const char *name, const char *comm)
-{
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		pin_cpu0();
-		if (cgroup_enter(name, 0))
-			_exit(2);
-		if (prctl(PR_SET_NAME, comm, 0, 0, 0))
-			_exit(3);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /*
  * Side-band records of a cgroup event are of its cgroup's tasks only: a
  * task of B renaming itself on the event's CPU is not told to A's event.
@@ -357,8 +345,8 @@ TEST_F(cg, sideband_only_its_cgroup)
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
 	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, up);
-	ASSERT_EQ(0, rename_in("perf-b", "perf-sb-other"));
-	ASSERT_EQ(0, rename_in("perf-a", "perf-sb-mine"));
+	ASSERT_EQ(0, run_named_in("perf-b", "perf-sb-other"));
+	ASSERT_EQ(0, run_named_in("perf-a", "perf-sb-mine"));
 
 	data = (char *)up + getpagesize();
 	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
