@@ -170,6 +170,25 @@ static void perf_vm_open(struct vm_area_struct *vma)
  * buffer (its owner and those redirected to it) loses its output, and the
  * pages are uncharged.  Takes event->mmap_mutex.
  */
+/*
+ * A writer of @rb with a reference taken, or NULL when none is left but
+ * those being freed (each detaches itself, perf_event_free()).
+ */
+static struct perf_event *rb_live_writer(struct perf_buffer *rb)
+{
+	struct perf_event *writer, *found = NULL;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(writer, &rb->event_list, rb_entry) {
+		if (atomic_long_inc_not_zero(&writer->refcount)) {
+			found = writer;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 void perf_buffer_unmap(struct perf_event *event)
 {
 	struct perf_buffer *rb = event->rb;
@@ -184,15 +203,7 @@ void perf_buffer_unmap(struct perf_event *event)
 	/* hold the buffer while its writers let go of it */
 	refcount_inc(&rb->refcount);
 	mutex_unlock(&event->mmap_mutex);
-	for (;;) {
-		rcu_read_lock();
-		writer = list_first_or_null_rcu(&rb->event_list,
-						struct perf_event, rb_entry);
-		if (writer && !atomic_long_inc_not_zero(&writer->refcount))
-			writer = NULL;
-		rcu_read_unlock();
-		if (!writer)
-			break;
+	while ((writer = rb_live_writer(rb))) {
 		mutex_lock(&writer->mmap_mutex);
 		if (writer->rb == rb)
 			perf_rb_detach(writer);
