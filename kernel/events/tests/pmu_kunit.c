@@ -92,14 +92,18 @@ static struct perf_event *cpu_sibling(struct kunit *test,
 	};
 	struct perf_event_context *ctx = leader->ctx;
 	struct perf_event *event;
+	int ret;
 
 	event = perf_event_alloc(&attr, leader->cpu, NULL, leader, NULL, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
 	refcount_inc(&ctx->refcount);
-	KUNIT_ASSERT_EQ(test, perf_event_attach(event, ctx), 0);
+	/* a member attaches and joins under the leader's ctx->mutex */
 	mutex_lock(&ctx->mutex);
-	perf_event_install(event);
+	ret = perf_event_attach(event, ctx);
+	if (!ret)
+		perf_event_install(event);
 	mutex_unlock(&ctx->mutex);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	return event;
 }
 

@@ -112,6 +112,7 @@ static struct perf_event *fake_event(struct kunit *test, bool pinned,
 	};
 	struct perf_event_context *ctx;
 	struct perf_event *event;
+	int ret;
 
 	if (!leader) {
 		event = perf_event_create_kernel_counter(&attr, -1, current,
@@ -124,10 +125,13 @@ static struct perf_event *fake_event(struct kunit *test, bool pinned,
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
 	ctx = leader->ctx;
 	refcount_inc(&ctx->refcount);
-	KUNIT_ASSERT_EQ(test, perf_event_attach(event, ctx), 0);
+	/* a member attaches and joins under the leader's ctx->mutex */
 	mutex_lock(&ctx->mutex);
-	perf_event_install(event);
+	ret = perf_event_attach(event, ctx);
+	if (!ret)
+		perf_event_install(event);
 	mutex_unlock(&ctx->mutex);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	return event;
 }
 
