@@ -458,7 +458,8 @@ static void group_move_fn(struct perf_event_context *ctx,
  * Before @event is installed (ctx->mutex held): if it is a hardware event
  * joining a software group, move the group's events to its PMU context;
  * the install then schedules the group there.  -EINVAL if another
- * hardware event of a different PMU took the group first.
+ * hardware event of a different PMU took the group first.  A software
+ * event that attached before such a move follows the group.
  */
 int perf_group_adopt(struct perf_event *event)
 {
@@ -469,6 +470,17 @@ int perf_group_adopt(struct perf_event *event)
 	lockdep_assert_held(&event->ctx->mutex);
 	if (leader == event || event->pmu_ctx == old)
 		return 0;
+	/*
+	 * A software member that attached while the group was software,
+	 * which a hardware member has since taken to its PMU: it follows
+	 * the group (it is not installed yet, so nothing counts it).
+	 */
+	if (is_software_event(event)) {
+		atomic_inc(&old->refcount);
+		perf_pmu_ctx_put(event->pmu_ctx);
+		event->pmu_ctx = old;
+		return 0;
+	}
 	if (!perf_group_is_software(leader))
 		return -EINVAL;
 	atomic_add(nr, &event->pmu_ctx->refcount);
