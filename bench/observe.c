@@ -1855,6 +1855,186 @@ static void observe_records(void)
 	close(fd);
 }
 
+/*
+ * A user page overwritten with @pattern bytes, as a careless or hostile
+ * reader does, and then more records: which fields the kernel writes
+ * again, where data_head goes, and what is lost.  Keys records.@what.*.
+ */
+static void scribble_page(const char *what, int fd, struct perf_map *m,
+			  int pattern)
+{
+	struct perf_event_mmap_page *up = m->page;
+	uint64_t fill, v[3];
+	char key[96];
+
+	memset(&fill, pattern, sizeof(fill));
+	memset(up, pattern, sysconf(_SC_PAGESIZE));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(10);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+#define SCRIBBLED(field)						\
+	do {								\
+		snprintf(key, sizeof(key), "records.%s.%s", what, #field); \
+		if ((uint64_t)up->field == (fill & (typeof(up->field))~0ULL)) \
+			say(key, "kept");				\
+		else							\
+			say(key, "0x%llx",				\
+			    (unsigned long long)up->field);		\
+	} while (0)
+	SCRIBBLED(data_head);
+	SCRIBBLED(data_tail);
+	SCRIBBLED(data_offset);
+	SCRIBBLED(data_size);
+	SCRIBBLED(aux_head);
+	SCRIBBLED(aux_offset);
+	SCRIBBLED(aux_size);
+	SCRIBBLED(version);
+	SCRIBBLED(compat_version);
+	SCRIBBLED(capabilities);
+	SCRIBBLED(pmc_width);
+	SCRIBBLED(index);
+	SCRIBBLED(size);
+#undef SCRIBBLED
+	/* fields whose values vary from run to run: rewritten or not */
+#define SCRIBBLED_ANY(field)						\
+	do {								\
+		snprintf(key, sizeof(key), "records.%s.%s", what, #field); \
+		say(key, "%s", (uint64_t)up->field ==			\
+		    (fill & (typeof(up->field))~0ULL) ? "kept" : "rewritten"); \
+	} while (0)
+	SCRIBBLED_ANY(lock);
+	SCRIBBLED_ANY(offset);
+	SCRIBBLED_ANY(time_enabled);
+	SCRIBBLED_ANY(time_running);
+	SCRIBBLED_ANY(time_shift);
+	SCRIBBLED_ANY(time_mult);
+	SCRIBBLED_ANY(time_offset);
+	SCRIBBLED_ANY(time_zero);
+	SCRIBBLED_ANY(time_cycles);
+	SCRIBBLED_ANY(time_mask);
+#undef SCRIBBLED_ANY
+	snprintf(key, sizeof(key), "records.%s.lost", what);
+	if (read(fd, v, sizeof(v)) == sizeof(v))
+		say(key, "%llu", (unsigned long long)v[2]);
+}
+
+/* 64-byte records (IP, TID, ID, STREAM_ID, READ), 64 to a page */
+static int open_faults64(int backward)
+{
+	struct perf_event_attr a;
+
+	sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_READ;
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	a.exclude_kernel = 1;
+	a.disabled = 1;
+	a.write_backward = backward;
+	return sys_open(&a, 0, -1, -1, 0);
+}
+
+static void observe_ring_edges(void)
+{
+	struct perf_map m;
+	char out[512];
+	uint64_t v[3];
+	int fd, n;
+
+	/* a one-page ring that records fill exactly: the last one or not */
+	fd = open_faults64(0);
+	if (fd < 0 || perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(100);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	records_of(&m, out, sizeof(out), &n);
+	say("records.exact_fill.records", "%d [%s]", n, out);
+	if (read(fd, v, sizeof(v)) == sizeof(v))
+		say("records.exact_fill.lost", "%llu",
+		    (unsigned long long)v[2]);
+	say("records.exact_fill.data_head", "%llu",
+	    (unsigned long long)perf_map_head(&m));
+	perf_map_close(&m);
+	close(fd);
+
+	/* a read ring, then its user page overwritten twice */
+	fd = open_faults64(0);
+	if (fd < 0 || perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(10);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	records_of(&m, out, sizeof(out), &n);
+	perf_map_consume(&m);
+	say("records.scribble.before", "%d [%s]", n, out);
+	scribble_page("scribble55", fd, &m, 0x55);
+	scribble_page("scribble44", fd, &m, 0x44);
+	scribble_page("scribble00", fd, &m, 0x00);
+	scribble_page("scribbleff", fd, &m, 0xff);
+	perf_map_close(&m);
+	close(fd);
+
+	/* a writable backward ring: is data_tail honoured, and how */
+	fd = open_faults64(1);
+	if (fd < 0 || perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(100);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, v, sizeof(v)) == sizeof(v))
+		say("records.backward_rw.lost", "%llu",
+		    (unsigned long long)v[2]);
+	say("records.backward_rw.data_head", "%lld",
+	    (long long)perf_map_head(&m));
+	m.page->data_tail = perf_map_head(&m);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(10);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	say("records.backward_rw.after_tail", "%lld",
+	    (long long)perf_map_head(&m));
+	scribble_page("backward55", fd, &m, 0x55);
+	perf_map_close(&m);
+	close(fd);
+
+	/* a backward overwrite ring paused for a while, as perf record does */
+	fd = open_faults64(1);
+	if (fd < 0 || perf_map_open(&m, fd, 2, PROT_READ))
+		return;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(5);
+	ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+	faults(7);
+	ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+	faults(3);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, v, sizeof(v)) == sizeof(v))
+		say("records.backward_paused.lost", "%llu",
+		    (unsigned long long)v[2]);
+	say("records.backward_paused.data_head", "%lld",
+	    (long long)perf_map_head(&m));
+	/* from the newest record up: the types, in the order they lie */
+	m.tail = perf_map_head(&m);
+	{
+		char *d = m.data;
+		size_t used = 0;
+
+		out[0] = 0;
+		while ((int64_t)m.tail < 0 && used < sizeof(out)) {
+			struct perf_event_header *h = (void *)
+				(d + (m.tail & (m.data_size - 1)));
+
+			if (!h->size)
+				break;
+			used += snprintf(out + used, sizeof(out) - used,
+					 "%u:%u ", h->type, h->size);
+			m.tail += h->size;
+		}
+		say("records.backward_paused.records", "%s", out);
+	}
+	perf_map_close(&m);
+	close(fd);
+}
+
 /* ---- callchains -------------------------------------------------------------- */
 
 __attribute__((noinline, optimize("no-omit-frame-pointer")))
@@ -1957,7 +2137,8 @@ struct fp_frame {
 	uint64_t ret;
 };
 
-static struct fp_frame fp_static[FP_FRAMES];
+/* one frame's worth more, for the chains that start off 16-byte alignment */
+static struct fp_frame fp_static[FP_FRAMES + 1] __attribute__((aligned(16)));
 
 /* link @n frames spaced @stride bytes apart from @base, last one to 0 */
 static void fp_link(char *base, int n, long stride)
@@ -2048,6 +2229,11 @@ static void observe_fp_walks(void)
 
 	fp_link((char *)fp_static, FP_FRAMES, sizeof(struct fp_frame));
 	fp_walk("data_segment", fp_static);
+	/* 8-byte aligned, not 16: where a static array of u64 pairs may lie */
+	fp_link((char *)fp_static + 8, FP_FRAMES, sizeof(struct fp_frame));
+	fp_walk("data_segment_8", (char *)fp_static + 8);
+	fp_link((char *)fp_static + 4, FP_FRAMES, sizeof(struct fp_frame));
+	fp_walk("data_segment_4", (char *)fp_static + 4);
 	fp_link(s, FP_FRAMES, sizeof(struct fp_frame));
 	fp_walk("stack", s);
 	fp_link(s, FP_FRAMES, 3 * sizeof(struct fp_frame));
@@ -2366,6 +2552,233 @@ static void observe_hardware(void)
 			 0);
 		close(bp);
 	}
+}
+
+/*
+ * The user pages of a two-event hardware group (cycles, instructions), as
+ * a self-monitoring (rdpmc) reader sees them after a run: whether each
+ * member's page has a counter index and time_enabled == time_running
+ * (the group never left the PMU), and whether read() agrees.  @how: 0
+ * leader off and member on, the leader enabled alone; 1 both on from
+ * open; 2 both off, enabled with PERF_IOC_FLAG_GROUP.
+ */
+static void page_group(const char *what, int how)
+{
+	size_t pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *up[2];
+	struct perf_event_attr a;
+	uint64_t v[3];
+	char key[96];
+	int fd[2], i;
+
+	for (i = 0; i < 2; i++) {
+		hw_attr(&a);
+		if (i)
+			a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.disabled = how == 2 || (how == 0 && !i);
+		fd[i] = sys_open(&a, 0, -1, i ? fd[0] : -1, 0);
+		if (fd[i] < 0) {
+			snprintf(key, sizeof(key), "hw.page_group.%s", what);
+			say(key, "%s", res(fd[i]));
+			if (i)
+				close(fd[0]);
+			return;
+		}
+		up[i] = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd[i], 0);
+	}
+	if (how != 1)
+		ioctl(fd[0], PERF_EVENT_IOC_ENABLE,
+		      how == 2 ? PERF_IOC_FLAG_GROUP : 0);
+	touch_pages(200);
+	for (i = 0; i < 2; i++) {
+		if (up[i] == MAP_FAILED)
+			continue;
+		snprintf(key, sizeof(key), "hw.page_group.%s.%d.page", what, i);
+		say(key, "index %d enabled==running %d", up[i]->index != 0,
+		    up[i]->time_enabled == up[i]->time_running);
+	}
+	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	for (i = 0; i < 2; i++) {
+		snprintf(key, sizeof(key), "hw.page_group.%s.%d.read", what, i);
+		if (read(fd[i], v, sizeof(v)) >= 24)
+			say(key, "enabled==running %d", v[1] == v[2]);
+		if (up[i] != MAP_FAILED) {
+			snprintf(key, sizeof(key),
+				 "hw.page_group.%s.%d.page_off", what, i);
+			say(key, "index %d enabled==running %d",
+			    up[i]->index != 0,
+			    up[i]->time_enabled == up[i]->time_running);
+			munmap(up[i], pg);
+		}
+	}
+	close(fd[1]);
+	close(fd[0]);
+}
+
+static void observe_page_groups(void)
+{
+	page_group("leader_enabled", 0);
+	page_group("both_on", 1);
+	page_group("group_enabled", 2);
+}
+
+/*
+ * attr.exclusive beside other groups, on CPU 0: which of the events ran
+ * ("ran": some running time; "full": running == enabled).  Each spec is
+ * a list of events, opened in order: t (task) or c (CPU 0, any task), p
+ * (pinned) or f (flexible), x (exclusive) or - , and the event: y
+ * (cycles) or i (instructions); a "g" spec joins the group of the event
+ * before it.  The CPU-wide pinned cycles event stands for the NMI
+ * watchdog's.
+ */
+static void excl_case(const char *what, const char *const *spec, int n)
+{
+	uint64_t v[3];
+	char key[96], out[256];
+	int fd[6], i, used = 0;
+	volatile unsigned long spin;
+
+	for (i = 0; i < n; i++) {
+		struct perf_event_attr a;
+		const char *e = spec[i];
+		int group = -1;
+
+		hw_attr(&a);
+		if (e[3] == 'i')
+			a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		a.pinned = e[1] == 'p';
+		a.exclusive = e[2] == 'x';
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING;
+		if (e[0] == 'g') {
+			group = fd[i - 1];
+			a.pinned = 0;
+			a.exclusive = 0;
+		}
+		fd[i] = e[0] == 'c' ? sys_open(&a, -1, 0, -1, 0) :
+				      sys_open(&a, 0, -1, group, 0);
+		if (fd[i] < 0) {
+			snprintf(key, sizeof(key), "hw.excl.%s", what);
+			say(key, "open %d %s", i, res(fd[i]));
+			while (i--)
+				close(fd[i]);
+			return;
+		}
+	}
+	for (spin = 0; spin < 3000000; spin++)
+		;
+	for (i = 0; i < n; i++) {
+		if (read(fd[i], v, sizeof(v)) == sizeof(v))
+			used += snprintf(out + used, sizeof(out) - used,
+					 "%s:%s ", spec[i], !v[2] ? "none" :
+					 v[1] == v[2] ? "full" : "ran");
+	}
+	snprintf(key, sizeof(key), "hw.excl.%s", what);
+	say(key, "%s", out);
+	for (i = n; i--; )
+		close(fd[i]);
+}
+
+static void observe_exclusive(void)
+{
+	static const struct {
+		const char *what;
+		const char *spec[4];
+		int n;
+	} cases[] = {
+		{ "task_alone", { "tfxi" }, 1 },
+		{ "beside_cpu_pinned", { "cp-y", "tfxi" }, 2 },
+		{ "before_cpu_pinned", { "tfxi", "cp-y" }, 2 },
+		{ "beside_cpu_flexible", { "cf-y", "tfxi" }, 2 },
+		{ "beside_task_event", { "tf-y", "tfxi" }, 2 },
+		{ "two_task", { "tfxi", "tfxy" }, 2 },
+		{ "cpu_excl_task_event", { "cfxy", "tf-i" }, 2 },
+		{ "cpu_excl_cpu_event", { "cfxy", "cf-i" }, 2 },
+		{ "task_pinned_excl", { "cp-y", "tpxi" }, 2 },
+		{ "task_pinned_excl_task", { "tf-y", "tpxi" }, 2 },
+		{ "group", { "tfxy", "gf-i" }, 2 },
+		{ "group_beside_cpu_pinned", { "cp-y", "tfxy", "gf-i" }, 3 },
+		{ "pinned_beside_excl", { "tfxi", "tp-y" }, 2 },
+	};
+	cpu_set_t set, old;
+	size_t i;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_getaffinity(0, sizeof(old), &old) ||
+	    sched_setaffinity(0, sizeof(set), &set))
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		excl_case(cases[i].what, cases[i].spec, cases[i].n);
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+/*
+ * branch_sample_type, bit by bit and in the combinations a tool uses, on a
+ * sampling hardware event, a sampling software event and a counting one
+ * (no PERF_SAMPLE_BRANCH_STACK): which errno the core or the PMU gives.
+ * Bit 20 is the first past PERF_SAMPLE_BRANCH_MAX.
+ */
+static void branch_open(const char *kind, const char *what, uint64_t type,
+			uint64_t bst)
+{
+	struct perf_event_attr a;
+	char key[96];
+
+	if (!strcmp(kind, "hw"))
+		hw_attr(&a);
+	else
+		sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	if (strcmp(what, "counting")) {
+		a.sample_period = 100000;
+		a.sample_type = type;
+	}
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.branch_sample_type = bst;
+	snprintf(key, sizeof(key), "field.branch.%s.%s", kind, what);
+	try_open(key, &a, 0, -1, -1, 0);
+}
+
+static void observe_branch_bits(void)
+{
+	static const char * const kinds[] = { "hw", "sw" };
+	const uint64_t stack = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	const uint64_t user = PERF_SAMPLE_BRANCH_USER;
+	struct perf_event_attr a;
+	char what[48];
+	int k, b;
+
+	for (k = 0; k < 2; k++) {
+		for (b = 0; b <= 20; b++) {
+			snprintf(what, sizeof(what), "user_bit%d", b);
+			branch_open(kinds[k], what, stack, user | 1ULL << b);
+			snprintf(what, sizeof(what), "bit%d", b);
+			branch_open(kinds[k], what, stack, 1ULL << b);
+		}
+		branch_open(kinds[k], "none", stack, 0);
+		branch_open(kinds[k], "bit63", stack, user | 1ULL << 63);
+		branch_open(kinds[k], "counters_any", stack,
+			    user | PERF_SAMPLE_BRANCH_ANY |
+			    PERF_SAMPLE_BRANCH_COUNTERS);
+		branch_open(kinds[k], "counters_no_stack", PERF_SAMPLE_IP,
+			    user | PERF_SAMPLE_BRANCH_COUNTERS);
+		branch_open(kinds[k], "any_no_stack", PERF_SAMPLE_IP,
+			    user | PERF_SAMPLE_BRANCH_ANY);
+		branch_open(kinds[k], "counting", 0,
+			    user | PERF_SAMPLE_BRANCH_ANY);
+	}
+	/* which comes first: the branch counters, or precise_ip */
+	hw_attr(&a);
+	a.sample_period = 100000;
+	a.sample_type = stack;
+	a.precise_ip = 1;
+	a.branch_sample_type = user | PERF_SAMPLE_BRANCH_COUNTERS;
+	try_open("field.branch.hw.counters_precise", &a, 0, -1, -1, 0);
+	a.branch_sample_type = user | PERF_SAMPLE_BRANCH_ANY;
+	try_open("field.branch.hw.any_precise", &a, 0, -1, -1, 0);
 }
 
 /* ---- the x86 core PMU (the workbench's emulated ones: bench/qemu) ---- */
@@ -3209,10 +3622,14 @@ int main(int argc, char **argv)
 	observe_modify_bp();
 	observe_mmap();
 	observe_records();
+	observe_ring_edges();
 	observe_callchains();
 	observe_timer_callchain();
 	observe_fp_walks();
 	observe_hardware();
+	observe_branch_bits();
+	observe_page_groups();
+	observe_exclusive();
 	observe_x86_pmu();
 	observe_freq();
 	observe_aux_pmu();

@@ -219,6 +219,7 @@ static const struct vm_operations_struct aux_vm_ops = {
 	.open		= aux_vm_open,
 	.close		= aux_vm_close,
 	.fault		= perf_vm_sigbus,
+	.page_mkwrite	= perf_vm_no_write,
 	.may_split	= perf_vm_no_split,
 };
 
@@ -280,6 +281,7 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	struct perf_event_mmap_page *up;
 	struct perf_buffer *rb;
 	unsigned long i;
+	pgprot_t prot;
 	int ret = -EINVAL;
 
 	mutex_lock(&event->mmap_mutex);
@@ -315,9 +317,13 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &aux_vm_ops;
 	vma->vm_private_data = rb;
+	/* read-only to user space, as the ring's data (perf_vm_no_write()) */
+	prot = vma->vm_page_prot;
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
 	for (i = 0; i < nr_pages && !ret; i++)
 		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
 				     virt_to_page(rb->aux_pages[i]));
+	vma->vm_page_prot = prot;
 	mutex_unlock(&event->mmap_mutex);
 	/* the core frees the vma without ->close(): undo it here */
 	if (ret)

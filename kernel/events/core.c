@@ -712,9 +712,7 @@ static void enable_fn(struct perf_event_context *ctx,
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
 	    event->state <= PERF_EVENT_STATE_EXIT)
 		return;
-	/* the time spent off does not count as enabled time */
-	event->tstamp = perf_event_time(event);
-	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+	perf_event_set_enabled(event);
 	if (live)
 		event_resched(event);
 }
@@ -1100,8 +1098,7 @@ static void exec_fn(struct perf_event_context *ctx, struct perf_event *unused,
 		switch (exec_action(event)) {
 		case 1:
 			event->attr.enable_on_exec = 0;
-			event->tstamp = perf_event_time(event);
-			WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+			perf_event_set_enabled(event);
 			break;
 		case -1:
 			/* off the task for good; the count stays readable */

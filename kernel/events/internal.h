@@ -302,6 +302,7 @@ static inline void perf_event_times_now(struct perf_event *event,
 void perf_event_update_time(struct perf_event *event);
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
+void perf_event_set_enabled(struct perf_event *event);
 int perf_group_sched_in(struct perf_event *leader);
 void perf_group_try_in(struct perf_event *leader);
 void perf_group_sched_out(struct perf_event *leader);
@@ -527,6 +528,7 @@ int perf_mlock_charge(struct perf_mlock *charge, struct mm_struct *mm,
 		      unsigned long pages);
 void perf_mlock_uncharge(struct perf_mlock *charge);
 vm_fault_t perf_vm_sigbus(struct vm_fault *vmf);
+vm_fault_t perf_vm_no_write(struct vm_fault *vmf);
 int perf_vm_no_split(struct vm_area_struct *vma, unsigned long addr);
 void perf_userpage_times(struct perf_event *event);
 int perf_event_set_output(struct perf_event *event, struct perf_event *output);
@@ -667,6 +669,25 @@ static inline int perf_ctx_nr_cgroups(struct perf_event_context *ctx)
 	return 0;
 }
 #endif
+
+/*
+ * The state an event's times follow: its own, except that a group member
+ * counts as enabled only while its leader is (a member of a disabled or
+ * failed group could not have counted).  Whoever moves a leader across
+ * that line brings its members' times up to date first
+ * (perf_event_set_state(), perf_event_set_enabled()).
+ */
+static inline enum perf_event_state
+perf_event_time_state(struct perf_event *event)
+{
+	enum perf_event_state state = READ_ONCE(event->state);
+	struct perf_event *leader = event->group_leader;
+
+	if (state == PERF_EVENT_STATE_INACTIVE && leader != event &&
+	    READ_ONCE(leader->state) < PERF_EVENT_STATE_INACTIVE)
+		return PERF_EVENT_STATE_OFF;
+	return state;
+}
 
 /* the clock an event's times follow: its context's, or its cgroup's */
 static inline u64 perf_event_time(struct perf_event *event)

@@ -3,7 +3,9 @@
  * The user-visible side of the ring buffer: mmap() of an event, the
  * memory-lock accounting of perf_event_mlock_kb and RLIMIT_MEMLOCK, the
  * user page (struct perf_event_mmap_page), poll(), and the ioctls that
- * redirect or pause output (SET_OUTPUT, PAUSE_OUTPUT).
+ * redirect or pause output (SET_OUTPUT, PAUSE_OUTPUT).  Of a buffer only
+ * the user page may be writable to user space: the data pages are mapped
+ * read-only, and a write to them raises SIGBUS.
  *
  * Locking: event->mmap_mutex serializes changes of event->rb for that
  * event; SET_OUTPUT takes the two events' mmap_mutex in address order.
@@ -11,6 +13,7 @@
  * CPU where the event is active, or under mmap_mutex before it is.
  */
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/poll.h>
 #include <linux/sched/mm.h>
 #include <linux/security.h>
@@ -21,6 +24,22 @@
 void __weak arch_perf_update_userpage(struct perf_event *event,
 				      struct perf_event_mmap_page *up, u64 now)
 {
+}
+
+/*
+ * The instant the user page describes.  In a live context, the last update
+ * of the context's clock: the times of its events are exact there (every
+ * state change since was made at that context time), so a member and its
+ * leader that went on and off together read alike, and the reader
+ * extrapolates from there with time_offset.  Otherwise this moment.
+ */
+static u64 userpage_clock(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	if (ctx && READ_ONCE(ctx->is_active) && !perf_event_has_cgroup(event))
+		return READ_ONCE(ctx->timestamp);
+	return perf_clock();
 }
 
 /**
@@ -49,7 +68,7 @@ void perf_event_update_userpage(struct perf_event *event)
 	if (!rb)
 		goto out;
 	up = rb->user_page;
-	now = perf_clock();
+	now = userpage_clock(event);
 	perf_event_times_at(event, now, &enabled, &running);
 	if (event->state == PERF_EVENT_STATE_ACTIVE && event->pmu->event_idx)
 		index = event->pmu->event_idx(event);
@@ -230,6 +249,42 @@ vm_fault_t perf_vm_sigbus(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+static const struct vm_operations_struct perf_vm_ops;
+
+/*
+ * A write to a page the kernel alone writes (the ring's data pages, an AUX
+ * area), which is mapped read-only whatever the mapping allows: SIGBUS,
+ * as on stock.  The user page stays writable (data_tail, aux_tail); it is
+ * mapped writable up front, and comes here only if mprotect() took the
+ * write right away and gave it back.
+ */
+vm_fault_t perf_vm_no_write(struct vm_fault *vmf)
+{
+	if (vmf->pgoff || vmf->vma->vm_ops != &perf_vm_ops)
+		return VM_FAULT_SIGBUS;
+	lock_page(vmf->page);
+	return VM_FAULT_LOCKED;
+}
+
+/*
+ * Insert @nr pages of the vmalloc area @area, from its page @pgoff, at
+ * @uaddr, read-only to user space (perf_vm_no_write()).
+ */
+static int vm_insert_ro(struct vm_area_struct *vma, unsigned long uaddr,
+			void *area, unsigned long pgoff, unsigned long nr)
+{
+	pgprot_t prot = vma->vm_page_prot;
+	int ret;
+
+	if (!nr)
+		return 0;
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
+	ret = remap_vmalloc_range_partial(vma, uaddr, area, pgoff,
+					  nr << PAGE_SHIFT);
+	vma->vm_page_prot = prot;
+	return ret;
+}
+
 /* A buffer is mapped whole or not at all: no partial unmap or remap. */
 int perf_vm_no_split(struct vm_area_struct *vma, unsigned long addr)
 {
@@ -240,6 +295,7 @@ static const struct vm_operations_struct perf_vm_ops = {
 	.open		= perf_vm_open,
 	.close		= perf_vm_close,
 	.fault		= perf_vm_sigbus,
+	.page_mkwrite	= perf_vm_no_write,
 	.may_split	= perf_vm_no_split,
 };
 
@@ -315,7 +371,12 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 	atomic_inc(&event->mmap_count);
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &perf_vm_ops;
-	ret = remap_vmalloc_range(vma, rb->user_page, 0);
+	/* the user page as the mapping allows, the data pages read-only */
+	ret = remap_vmalloc_range_partial(vma, vma->vm_start, rb->user_page,
+					  0, PAGE_SIZE);
+	if (!ret)
+		ret = vm_insert_ro(vma, vma->vm_start + PAGE_SIZE,
+				   rb->user_page, 1, nr_pages);
 	mutex_unlock(&event->mmap_mutex);
 	if (ret) {
 		/* the core frees the vma without ->close(): undo it here */

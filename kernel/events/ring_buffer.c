@@ -159,6 +159,24 @@ struct perf_buffer *perf_output_buffer(struct perf_event *event)
 }
 
 /*
+ * Whether @len more bytes fit between our position @pos and the reader's
+ * @tail (from the user page) in @rb, a buffer user space frees.  The
+ * reader may write anything to data_tail: only its offset within the
+ * buffer is taken, as the reader's position at most one buffer behind
+ * ours, and the buffer is never filled to the last byte, so that a tail
+ * equal to our position (modulo the size) always means empty.  A garbage
+ * tail thus costs the reader records, never a write outside the buffer.
+ */
+static bool rb_has_room(struct perf_buffer *rb, unsigned long pos,
+			unsigned long tail, unsigned long len, bool backward)
+{
+	unsigned long used;
+
+	used = (backward ? tail - pos : pos - tail) & (rb->size - 1);
+	return len < rb->size - used;
+}
+
+/*
  * Reserve @size bytes in @rb, the buffer of @event, under RCU.  A record
  * lost for room or while the buffer is paused is counted and reported by a
  * PERF_RECORD_LOST later.
@@ -181,24 +199,21 @@ static int output_reserve(struct perf_output_handle *handle,
 
 	local_inc(&rb->nest);
 	lost = atomic_long_read(&rb->lost);
-	if (lost && !backward) {
+	if (lost) {
 		lost_size = sizeof(struct perf_event_header) + 2 * sizeof(u64);
 		if (owner->attr.sample_id_all)
 			lost_size += owner->id_header_size;
 	}
 	do {
 		pos = local_read(&rb->head);
-		tail = rb->overwrite ? 0 : READ_ONCE(rb->user_page->data_tail);
-		if (!backward) {
-			if (!rb->overwrite &&
-			    pos + size + lost_size - tail > rb->size)
+		if (!rb->overwrite) {
+			tail = READ_ONCE(rb->user_page->data_tail);
+			if (!rb_has_room(rb, pos, tail, size + lost_size,
+					 backward))
 				goto fail;
-			head = pos + size + lost_size;
-		} else {
-			if (!rb->overwrite && tail - (pos - size) > rb->size)
-				goto fail;
-			head = pos - size;
 		}
+		head = backward ? pos - size - lost_size :
+				  pos + size + lost_size;
 	} while (local_cmpxchg(&rb->head, pos, head) != pos);
 	/*
 	 * Pairs with the reader's barrier between reading the records and

@@ -95,7 +95,7 @@ void perf_event_times_at(struct perf_event *event, u64 clock, u64 *enabled,
 			 u64 *running)
 {
 	struct perf_event_context *ctx = event->ctx;
-	enum perf_event_state state = READ_ONCE(event->state);
+	enum perf_event_state state = perf_event_time_state(event);
 	u64 now, delta = 0;
 
 	*enabled = event->total_time_enabled;
@@ -123,7 +123,25 @@ void perf_event_update_time(struct perf_event *event)
 {
 	perf_time_advance(&event->total_time_enabled,
 			  &event->total_time_running, &event->tstamp,
-			  event->state, perf_event_time(event));
+			  perf_event_time_state(event), perf_event_time(event));
+}
+
+/*
+ * Before @event goes to @state: if it leads a group that this takes in or
+ * out of the enabled states, its members' times so far follow the old
+ * state of the group (perf_event_time_state()).
+ */
+static void group_times_before(struct perf_event *event,
+			       enum perf_event_state state)
+{
+	bool was_on = event->state >= PERF_EVENT_STATE_INACTIVE;
+	bool will_be_on = state >= PERF_EVENT_STATE_INACTIVE;
+	struct perf_event *sibling;
+
+	if (event->group_leader != event || was_on == will_be_on)
+		return;
+	list_for_each_entry(sibling, &event->sibling_list, sibling_list)
+		perf_event_update_time(sibling);
 }
 
 void perf_event_set_state(struct perf_event *event,
@@ -132,7 +150,19 @@ void perf_event_set_state(struct perf_event *event,
 	if (event->state == state)
 		return;
 	perf_event_update_time(event);
+	group_times_before(event, state);
 	WRITE_ONCE(event->state, state);
+}
+
+/*
+ * An event that was off (OFF, ERROR) becomes enabled (INACTIVE) now: the
+ * time it spent off does not count as enabled time.
+ */
+void perf_event_set_enabled(struct perf_event *event)
+{
+	group_times_before(event, PERF_EVENT_STATE_INACTIVE);
+	event->tstamp = perf_event_time(event);
+	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
 }
 
 static struct perf_event_groups *groups_of(struct perf_event_context *ctx,
@@ -204,19 +234,25 @@ static void cpc_account(struct perf_event *event, int delta)
 }
 
 /*
- * An exclusive group goes on a PMU only when nothing else is on it, and
- * nothing else goes on while it is there.  Software PMUs are never
- * overcommitted and ignore exclusivity.
+ * Nothing goes on a PMU of this CPU while an exclusive group is there.  An
+ * exclusive group goes on when no other group of its own kind (pinned or
+ * flexible) of its own context is on the PMU: groups of the other kind, or
+ * of the other context of this CPU (a CPU-wide pinned event such as the
+ * NMI watchdog's, beside a task's exclusive group), do not keep it off.
+ * This is the rule stock's scheduling shows (make diff, hw.excl).
+ * Software PMUs are never overcommitted and ignore exclusivity.
  */
-static bool group_may_go_on(struct perf_event *leader)
+static bool group_may_go_on(struct perf_event *leader, bool pinned)
 {
-	struct perf_cpu_pmu_context *cpc = group_cpc(leader);
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
 
-	if (leader->pmu_ctx->pmu->task_ctx_nr == perf_sw_context)
+	if (epc->pmu->task_ctx_nr == perf_sw_context)
 		return true;
-	if (cpc->exclusive)
+	if (group_cpc(leader)->exclusive)
 		return false;
-	return !(leader->attr.exclusive && cpc->active_oncpu);
+	if (!leader->attr.exclusive)
+		return true;
+	return list_empty(pinned ? &epc->pinned_active : &epc->flexible_active);
 }
 
 static int event_sched_in(struct perf_event *event, bool pinned)
@@ -276,7 +312,7 @@ int perf_group_sched_in(struct perf_event *leader)
 	struct perf_event *sibling, *failed = NULL;
 	int ret = 0;
 
-	if (!group_may_go_on(leader))
+	if (!group_may_go_on(leader, pinned))
 		return -EAGAIN;
 	perf_pmu_disable(pmu);
 	if (pmu->start_txn)

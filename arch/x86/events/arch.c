@@ -155,7 +155,6 @@ void arch_perf_update_userpage(struct perf_event *event,
 	up->time_zero = event->attr.use_clockid ? 0 : base;
 	up->cap_user_time_zero = tsc_clock && !event->attr.use_clockid;
 	up->cap_user_time = tsc_clock;
-	up->cap_user_time_short = 0;
 	x86_core_user_update_userpage(event, up);
 }
 

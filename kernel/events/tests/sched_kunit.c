@@ -343,6 +343,34 @@ static void groups_whole_test(struct kunit *test)
 	release_all(ev, 4);
 }
 
+/*
+ * A member enabled on its own is enabled only while its leader is: off at
+ * open, enabled, then disabled alone, the leader and the member read the
+ * same times, and the member's running time is its enabled time.
+ */
+static void member_times_follow_leader_test(struct kunit *test)
+{
+	struct perf_event *ev[2];
+	struct times lead, memb;
+
+	off_at_open = true;
+	ev[0] = fake_event(test, false, NULL);
+	off_at_open = false;
+	ev[1] = fake_event(test, false, ev[0]);
+	spin(SPIN_MS / 10);
+	perf_event_enable(ev[0]);
+	spin(SPIN_MS / 10);
+	perf_event_disable(ev[0]);
+	spin(SPIN_MS / 10);
+	lead = times_of(ev[0]);
+	memb = times_of(ev[1]);
+	KUNIT_EXPECT_GT(test, lead.enabled, 0);
+	KUNIT_EXPECT_EQ(test, lead.enabled, lead.running);
+	KUNIT_EXPECT_EQ(test, memb.enabled, lead.enabled);
+	KUNIT_EXPECT_EQ(test, memb.running, lead.running);
+	release_all(ev, 2);
+}
+
 /* A group bigger than the PMU never runs, and keeps nothing on it. */
 static void group_too_big_test(struct kunit *test)
 {
@@ -392,6 +420,52 @@ static void exclusive_alone_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, x.running + max(a.running, b.running),
 			x.enabled + NSEC_PER_MSEC);
 	release_all(ev, 3);
+}
+
+/*
+ * An exclusive group is kept off only by groups of its own kind in its
+ * own context: beside a CPU-wide pinned event on its CPU (the NMI
+ * watchdog's kind), or beside a pinned event of its own task, a flexible
+ * exclusive event of the task runs all the time it is enabled, and so
+ * does the other.
+ */
+static void exclusive_beside_other_kinds_test(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type = fake_pmu.type,
+		.size = sizeof(attr),
+		.pinned = 1,
+	};
+	struct perf_event *ev[2];
+	struct times t;
+	int cpu, round, i;
+
+	cpu = get_cpu();
+	put_cpu();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)),
+			0);
+	for (round = 0; round < 2; round++) {
+		if (!round) {
+			ev[0] = perf_event_create_kernel_counter(&attr, cpu,
+								 NULL, NULL,
+								 NULL);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(ev[0]));
+		} else {
+			ev[0] = fake_event(test, true, NULL);
+		}
+		exclusive_at_open = true;
+		ev[1] = fake_event(test, false, NULL);
+		exclusive_at_open = false;
+		spin(SPIN_MS / 5);
+		for (i = 0; i < 2; i++) {
+			perf_event_disable(ev[i]);
+			t = times_of(ev[i]);
+			KUNIT_EXPECT_GT(test, t.running, 0);
+			KUNIT_EXPECT_EQ(test, t.running, t.enabled);
+		}
+		release_all(ev, 2);
+	}
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
 }
 
 /* An event of the exclusive PMU on @task, or on @cpu if @task is NULL. */
@@ -498,7 +572,9 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(mux_timer_stops_test),
 	KUNIT_CASE(pinned_stays_test),
 	KUNIT_CASE(groups_whole_test),
+	KUNIT_CASE(member_times_follow_leader_test),
 	KUNIT_CASE(exclusive_alone_test),
+	KUNIT_CASE(exclusive_beside_other_kinds_test),
 	KUNIT_CASE(exclusive_pmu_task_test),
 	KUNIT_CASE(exclusive_pmu_cpu_vs_task_test),
 	KUNIT_CASE(exclusive_pmu_per_cpu_test),

@@ -79,7 +79,13 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 		return;
 	if (compat_user_mode(regs))
 		return;
-	while (fp && IS_ALIGNED(fp, 16)) {
+	/*
+	 * A frame record is two doublewords: one at an address that is not
+	 * a multiple of 8 ends the walk, one 8 bytes off the 16 that AAPCS64
+	 * asks of the stack does not (a program may build its chain
+	 * anywhere), as on stock.
+	 */
+	while (fp && IS_ALIGNED(fp, 8)) {
 		if (!read_user_frame(fp, &next, &lr))
 			break;
 		if (perf_callchain_store(entry, ptrauth_strip_user_insn_pac(lr)))

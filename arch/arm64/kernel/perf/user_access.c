@@ -128,9 +128,11 @@ static void userpage_time(struct perf_event_mmap_page *userpg, u64 now)
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now)
 {
-	/* the counter's width only for an event user space may read */
+	/*
+	 * The counter's width only for an event user space may read; the
+	 * field is left as it is for the others, as on stock.
+	 */
 	userpg->cap_user_rdpmc = 0;
-	userpg->pmc_width = 0;
 	if (pmuv3_owns(event->pmu) && (event->hw.flags & PMUV3_F_USER)) {
 		userpg->cap_user_rdpmc = 1;
 		userpg->pmc_width = (event->hw.flags & PMUV3_F_LONG) ? 64 : 32;

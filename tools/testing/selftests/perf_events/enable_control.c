@@ -2,8 +2,9 @@
 /*
  * Turning counting on and off: enable_on_exec, remove_on_exec,
  * prctl(PR_TASK_PERF_EVENTS_DISABLE/ENABLE) on the events a task created
- * (wherever they are attached, siblings and inherited copies included), and
- * the group flag of the ENABLE/DISABLE/RESET ioctls.
+ * (wherever they are attached, siblings and inherited copies included), the
+ * group flag of the ENABLE/DISABLE/RESET ioctls, and the enabled time of a
+ * member, which follows its leader's.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -326,6 +327,80 @@ TEST_F(group, prctl_disables_siblings)
 	EXPECT_EQ(s1, read_count(self->sibling));
 	EXPECT_LT(l1 + 10 * 1000000LL, read_count(self->leader));
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+}
+
+/* a task-clock event reading its enabled and running times */
+static int open_timed(int group, int disabled)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = !!disabled;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return sys_perf_event_open(&attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * A member enabled on its own counts as enabled only while its leader is:
+ * off at open, on, then off alone, the member's enabled time is its
+ * leader's to the nanosecond, and its running time too.
+ */
+TEST(member_enabled_only_with_its_leader)
+{
+	uint64_t lead[3], memb[3];
+	int leader, member;
+
+	leader = open_timed(-1, 1);
+	if (leader < 0 && errno == EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, leader);
+	member = open_timed(leader, 0);
+	ASSERT_LE(0, member);
+	burn(10);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	burn(10);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	burn(10);
+	ASSERT_EQ(sizeof(lead), read(leader, lead, sizeof(lead)));
+	ASSERT_EQ(sizeof(memb), read(member, memb, sizeof(memb)));
+	EXPECT_LT(5 * 1000000ULL, lead[1]);
+	EXPECT_EQ(lead[1], lead[2]);
+	EXPECT_EQ(lead[1], memb[1]);
+	EXPECT_EQ(lead[2], memb[2]);
+	close(member);
+	close(leader);
+}
+
+/*
+ * Disabled and enabled whole (PERF_IOC_FLAG_GROUP, which takes the
+ * members one after the other), a group's members read the same times.
+ */
+TEST(group_flag_times_alike)
+{
+	uint64_t lead[3], memb[3];
+	int leader, member;
+
+	leader = open_timed(-1, 1);
+	if (leader < 0 && errno == EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, leader);
+	member = open_timed(leader, 1);
+	ASSERT_LE(0, member);
+	burn(5);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE,
+			   PERF_IOC_FLAG_GROUP));
+	burn(10);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE,
+			   PERF_IOC_FLAG_GROUP));
+	burn(5);
+	ASSERT_EQ(sizeof(lead), read(leader, lead, sizeof(lead)));
+	ASSERT_EQ(sizeof(memb), read(member, memb, sizeof(memb)));
+	EXPECT_LT(5 * 1000000ULL, lead[1]);
+	EXPECT_EQ(lead[1], lead[2]);
+	EXPECT_EQ(memb[1], memb[2]);
+	close(member);
+	close(leader);
 }
 
 int main(int argc, char **argv)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The mmap ring buffer: sizes and their errors, the user page, records
- * that wrap the end of the buffer, data_tail and PERF_RECORD_LOST,
+ * that wrap the end of the buffer, data_tail and PERF_RECORD_LOST, a user
+ * page overwritten by its reader,
  * overwrite and write_backward buffers, SET_OUTPUT and PAUSE_OUTPUT.
  * Samples come from the page-faults software event, one per page touched.
  */
 #include <errno.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -214,6 +216,177 @@ TEST(full_buffer_loses_and_reports)
 	EXPECT_GE(after, 4);
 	/* every sample lost was counted (and maybe a few since the read) */
 	EXPECT_GE(lost, values[1]);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * 64-byte samples: a buffer of n of their size holds n - 1, for the buffer
+ * is never filled to its last byte (a full one would look empty).
+ */
+#define REC64	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR | \
+		 PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID | \
+		 PERF_SAMPLE_STREAM_ID)
+
+TEST(buffer_keeps_one_record_free)
+{
+	struct perf_map m;
+	int fd = open_faults(REC64, 0);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE), 0);
+	touch_pages(2 * m.data_size / 64);
+	EXPECT_EQ(perf_map_head(&m), m.data_size - 64);
+	EXPECT_EQ(count_type(&m, PERF_RECORD_SAMPLE, NULL),
+		  m.data_size / 64 - 1);
+	perf_map_close(&m);
+	close(fd);
+}
+
+/*
+ * A reader that overwrites the whole user page with a byte pattern, as a
+ * buggy or hostile one does, between batches of records.  The kernel
+ * keeps its own head, takes of data_tail only its offset in the buffer
+ * (the reader at most one buffer behind), writes whole records there and
+ * nowhere else, and publishes data_head again with each.
+ */
+/* @n page faults with the (disabled) event @fd on for them alone */
+static void faults_on(int fd, int n)
+{
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	touch_pages(n);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+TEST(scribbled_user_page)
+{
+	static const int patterns[] = { 0x55, 0x44, 0x00, 0xff, 0x80, 0x01 };
+	const uint64_t rec = 8 + 3 * 8;	/* IP, ADDR, IDENTIFIER */
+	uint64_t buf[REC_MAX / 8], values[2], fill, head0, head1, tail;
+	uint64_t room, want, lost = 0, lost_before = 0;
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	struct perf_map m;
+	unsigned char *data, *before;
+	size_t i, off;
+	int fd, p, n;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+			   PERF_SAMPLE_IDENTIFIER;
+	attr.read_format = PERF_FORMAT_LOST;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE), 0);
+	data = m.data;
+	before = malloc(m.data_size);
+	ASSERT_NE(before, NULL);
+	faults_on(fd, 3);
+	for (p = 0; p < (int)ARRAY_SIZE(patterns); p++) {
+		/* read up to data_head, and note what the data area holds */
+		count_type(&m, PERF_RECORD_SAMPLE, NULL);
+		head0 = perf_map_head(&m);
+		ASSERT_EQ(m.tail, head0);
+		memcpy(before, data, m.data_size);
+		ASSERT_EQ(read(fd, values, sizeof(values)), sizeof(values));
+		lost_before = values[1];
+
+		memset(&fill, patterns[p], sizeof(fill));
+		memset(m.page, patterns[p], PAGE);
+		faults_on(fd, 4);
+
+		/* the room the tail's offset leaves (one byte kept free) */
+		tail = fill & (m.data_size - 1);
+		room = m.data_size - 1 - ((head0 - tail) & (m.data_size - 1));
+		want = room / rec < 4 ? room / rec : 4;
+		head1 = __atomic_load_n(&m.page->data_head, __ATOMIC_ACQUIRE);
+		/* no record: data_head is still the pattern */
+		EXPECT_EQ(head1, want ? head0 + want * rec : fill);
+		ASSERT_EQ(read(fd, values, sizeof(values)), sizeof(values));
+		EXPECT_EQ(values[1] - lost_before, 4 - want);
+		/* nothing written outside [head0, head1) */
+		for (i = want * rec; i < m.data_size; i++) {
+			off = (head0 + i) & (m.data_size - 1);
+			if (data[off] != before[off]) {
+				EXPECT_EQ(data[off], before[off])
+					TH_LOG("pattern 0x%x: byte %zu written",
+					       patterns[p], off);
+				break;
+			}
+		}
+		/* the records there are whole samples of ours */
+		n = 0;
+		m.tail = head0;
+		if (want)
+			while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+				EXPECT_EQ(h->type, PERF_RECORD_SAMPLE);
+				EXPECT_EQ(h->size, rec);
+				n++;
+			}
+		EXPECT_EQ(n, want);
+		/* the reader mends the page: it owns data_tail */
+		m.tail = want ? head1 : head0;
+		perf_map_consume(&m);
+		if (want < 4) {
+			/* the next records come, with a LOST before them */
+			faults_on(fd, 2);
+			EXPECT_EQ(count_type(&m, PERF_RECORD_SAMPLE, &lost), 2);
+			EXPECT_GT(lost, 0);
+			perf_map_consume(&m);
+		}
+	}
+	free(before);
+	perf_map_close(&m);
+	close(fd);
+}
+
+static sigjmp_buf write_fault_env;
+static int write_fault_sig;
+
+static void write_fault(int sig)
+{
+	__atomic_store_n(&write_fault_sig, sig, __ATOMIC_RELAXED);
+	siglongjmp(write_fault_env, 1);
+}
+
+/* The signal a write of one byte at @p (its own value) raises, or 0. */
+static int write_signal(char *p)
+{
+	struct sigaction sa = { .sa_handler = write_fault }, old_bus, old_segv;
+
+	__atomic_store_n(&write_fault_sig, 0, __ATOMIC_RELAXED);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	if (!sigsetjmp(write_fault_env, 1))
+		__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	return __atomic_load_n(&write_fault_sig, __ATOMIC_RELAXED);
+}
+
+/*
+ * Of a writable mapping only the user page is writable: a write to a data
+ * page raises SIGBUS (the mapping is shared, so the mapping's own
+ * protection does not say it).
+ */
+TEST(data_pages_read_only)
+{
+	struct perf_map m;
+	int fd = open_faults(PERF_SAMPLE_IP, 0);
+	char *d;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 2, PROT_READ | PROT_WRITE), 0);
+	d = m.data;
+	touch_pages(2);
+	EXPECT_EQ(write_signal((char *)&m.page->data_tail), 0);
+	EXPECT_EQ(write_signal(d), SIGBUS);
+	EXPECT_EQ(write_signal(d + m.data_size - 1), SIGBUS);
+	/* and reading them is fine */
+	EXPECT_EQ(((struct perf_event_header *)d)->type, PERF_RECORD_SAMPLE);
 	perf_map_close(&m);
 	close(fd);
 }
