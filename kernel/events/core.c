@@ -540,6 +540,12 @@ static void remove_fn(struct perf_event_context *ctx,
 	list_for_each_entry_safe(sibling, tmp, &event->sibling_list,
 				 sibling_list) {
 		list_del_init(&sibling->sibling_list);
+		/*
+		 * Not brought up to date first: an enabled member of a
+		 * disabled leader then counts as enabled since its last
+		 * update, as on stock (enable_control.c,
+		 * member_of_closed_leader).
+		 */
 		sibling->group_leader = sibling;
 		if (live)
 			perf_event_sched_out(sibling);
