@@ -1855,6 +1855,41 @@ static void observe_records(void)
 	close(fd);
 }
 
+/* 64-byte records (IP, TID, ID, STREAM_ID, READ), 64 to a page */
+static int open_faults64(int backward)
+{
+	struct perf_event_attr a;
+
+	sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_READ;
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	a.exclude_kernel = 1;
+	a.disabled = 1;
+	a.write_backward = backward;
+	return sys_open(&a, 0, -1, -1, 0);
+}
+
+/* open_faults64() with a ring of @pages data pages mapped @prot; -1 if not */
+static int ring64(struct perf_map *m, int backward, int pages, int prot)
+{
+	int fd = open_faults64(backward);
+
+	if (fd >= 0 && perf_map_open(m, fd, pages, prot)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd < 0 ? -1 : fd;
+}
+
+/* @n page faults with the (disabled) event @fd on for them alone */
+static void faults_on(int fd, int n)
+{
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	faults(n);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
 /*
  * A user page overwritten with @pattern bytes, as a careless or hostile
  * reader does, and then more records: which fields the kernel writes
@@ -1869,9 +1904,7 @@ static void scribble_page(const char *what, int fd, struct perf_map *m,
 
 	memset(&fill, pattern, sizeof(fill));
 	memset(up, pattern, sysconf(_SC_PAGESIZE));
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	faults(10);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	faults_on(fd, 10);
 #define SCRIBBLED(field)						\
 	do {								\
 		snprintf(key, sizeof(key), "records.%s.%s", what, #field); \
@@ -1918,21 +1951,6 @@ static void scribble_page(const char *what, int fd, struct perf_map *m,
 		say(key, "%llu", (unsigned long long)v[2]);
 }
 
-/* 64-byte records (IP, TID, ID, STREAM_ID, READ), 64 to a page */
-static int open_faults64(int backward)
-{
-	struct perf_event_attr a;
-
-	sw_sampling(&a, PERF_COUNT_SW_PAGE_FAULTS);
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID |
-			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_READ;
-	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-	a.exclude_kernel = 1;
-	a.disabled = 1;
-	a.write_backward = backward;
-	return sys_open(&a, 0, -1, -1, 0);
-}
-
 static void observe_ring_edges(void)
 {
 	struct perf_map m;
@@ -1941,12 +1959,10 @@ static void observe_ring_edges(void)
 	int fd, n;
 
 	/* a one-page ring that records fill exactly: the last one or not */
-	fd = open_faults64(0);
-	if (fd < 0 || perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE))
+	fd = ring64(&m, 0, 1, PROT_READ | PROT_WRITE);
+	if (fd < 0)
 		return;
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	faults(100);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	faults_on(fd, 100);
 	records_of(&m, out, sizeof(out), &n);
 	say("records.exact_fill.records", "%d [%s]", n, out);
 	if (read(fd, v, sizeof(v)) == sizeof(v))
@@ -1958,12 +1974,10 @@ static void observe_ring_edges(void)
 	close(fd);
 
 	/* a read ring, then its user page overwritten twice */
-	fd = open_faults64(0);
-	if (fd < 0 || perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE))
+	fd = ring64(&m, 0, 1, PROT_READ | PROT_WRITE);
+	if (fd < 0)
 		return;
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	faults(10);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	faults_on(fd, 10);
 	records_of(&m, out, sizeof(out), &n);
 	perf_map_consume(&m);
 	say("records.scribble.before", "%d [%s]", n, out);
@@ -1975,21 +1989,17 @@ static void observe_ring_edges(void)
 	close(fd);
 
 	/* a writable backward ring: is data_tail honoured, and how */
-	fd = open_faults64(1);
-	if (fd < 0 || perf_map_open(&m, fd, 1, PROT_READ | PROT_WRITE))
+	fd = ring64(&m, 1, 1, PROT_READ | PROT_WRITE);
+	if (fd < 0)
 		return;
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	faults(100);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	faults_on(fd, 100);
 	if (read(fd, v, sizeof(v)) == sizeof(v))
 		say("records.backward_rw.lost", "%llu",
 		    (unsigned long long)v[2]);
 	say("records.backward_rw.data_head", "%lld",
 	    (long long)perf_map_head(&m));
 	m.page->data_tail = perf_map_head(&m);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	faults(10);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	faults_on(fd, 10);
 	say("records.backward_rw.after_tail", "%lld",
 	    (long long)perf_map_head(&m));
 	scribble_page("backward55", fd, &m, 0x55);
@@ -1997,8 +2007,8 @@ static void observe_ring_edges(void)
 	close(fd);
 
 	/* a backward overwrite ring paused for a while, as perf record does */
-	fd = open_faults64(1);
-	if (fd < 0 || perf_map_open(&m, fd, 2, PROT_READ))
+	fd = ring64(&m, 1, 2, PROT_READ);
+	if (fd < 0)
 		return;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	faults(5);

@@ -543,8 +543,8 @@ static void remove_fn(struct perf_event_context *ctx,
 		/*
 		 * Not brought up to date first: an enabled member of a
 		 * disabled leader then counts as enabled since its last
-		 * update, as on stock (enable_control.c,
-		 * member_of_closed_leader).
+		 * update, the time its old group was off included (the
+		 * ABI's answer: enable_control.c, member_of_closed_leader).
 		 */
 		sibling->group_leader = sibling;
 		if (live)

@@ -254,9 +254,10 @@ static const struct vm_operations_struct perf_vm_ops;
 /*
  * A write to a page the kernel alone writes (the ring's data pages, an AUX
  * area), which is mapped read-only whatever the mapping allows: SIGBUS,
- * as on stock.  The user page stays writable (data_tail, aux_tail); it is
- * mapped writable up front, and comes here only if mprotect() took the
- * write right away and gave it back.
+ * the ABI's answer to a reader that writes its records.  The user page
+ * stays writable (data_tail, aux_tail); it is mapped writable up front,
+ * and comes here only if mprotect() took the write right away and gave it
+ * back.
  */
 vm_fault_t perf_vm_no_write(struct vm_fault *vmf)
 {

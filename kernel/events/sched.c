@@ -238,8 +238,8 @@ static void cpc_account(struct perf_event *event, int delta)
  * exclusive group goes on when no other group of its own kind (pinned or
  * flexible) of its own context is on the PMU: groups of the other kind, or
  * of the other context of this CPU (a CPU-wide pinned event such as the
- * NMI watchdog's, beside a task's exclusive group), do not keep it off.
- * This is the rule stock's scheduling shows (make diff, hw.excl).
+ * NMI watchdog's, beside a task's exclusive group), do not keep it off:
+ * a kernel counter of the CPU must not silence a user's exclusive group.
  * Software PMUs are never overcommitted and ignore exclusivity.
  */
 static bool group_may_go_on(struct perf_event *leader, bool pinned)

@@ -83,7 +83,7 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 	 * A frame record is two doublewords: one at an address that is not
 	 * a multiple of 8 ends the walk, one 8 bytes off the 16 that AAPCS64
 	 * asks of the stack does not (a program may build its chain
-	 * anywhere), as on stock.
+	 * anywhere, a static array of records included).
 	 */
 	while (fp && IS_ALIGNED(fp, 8)) {
 		if (!read_user_frame(fp, &next, &lr))

@@ -129,8 +129,8 @@ void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now)
 {
 	/*
-	 * The counter's width only for an event user space may read; the
-	 * field is left as it is for the others, as on stock.
+	 * The counter's width only for an event user space may read; for
+	 * the others the field means nothing and is left as it is.
 	 */
 	userpg->cap_user_rdpmc = 0;
 	if (pmuv3_owns(event->pmu) && (event->hw.flags & PMUV3_F_USER)) {

@@ -341,91 +341,92 @@ static int open_timed(int group, int disabled)
 	return sys_perf_event_open(&attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* a disabled task-clock leader and an enabled member */
+FIXTURE(timed) {
+	int leader;
+	int member;
+	uint64_t lead[3];	/* value, enabled, running */
+	uint64_t memb[3];
+};
+
+FIXTURE_SETUP(timed)
+{
+	self->member = -1;
+	self->leader = open_timed(-1, 1);
+	if (self->leader < 0 && errno == EACCES)
+		SKIP(return, "perf_event_open not permitted");
+	ASSERT_LE(0, self->leader);
+	self->member = open_timed(self->leader, 0);
+	ASSERT_LE(0, self->member);
+}
+
+FIXTURE_TEARDOWN(timed)
+{
+	if (self->member >= 0)
+		close(self->member);
+	if (self->leader >= 0)
+		close(self->leader);
+}
+
+static int read_times(int fd, uint64_t v[3])
+{
+	return read(fd, v, 3 * sizeof(*v)) == 3 * sizeof(*v) ? 0 : -1;
+}
+
 /*
  * A member enabled on its own counts as enabled only while its leader is:
  * off at open, on, then off alone, the member's enabled time is its
  * leader's to the nanosecond, and its running time too.
  */
-TEST(member_enabled_only_with_its_leader)
+TEST_F(timed, member_enabled_only_with_its_leader)
 {
-	uint64_t lead[3], memb[3];
-	int leader, member;
-
-	leader = open_timed(-1, 1);
-	if (leader < 0 && errno == EACCES)
-		SKIP(return, "perf_event_open not permitted");
-	ASSERT_LE(0, leader);
-	member = open_timed(leader, 0);
-	ASSERT_LE(0, member);
 	burn(10);
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_ENABLE, 0));
 	burn(10);
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_DISABLE, 0));
 	burn(10);
-	ASSERT_EQ(sizeof(lead), read(leader, lead, sizeof(lead)));
-	ASSERT_EQ(sizeof(memb), read(member, memb, sizeof(memb)));
-	EXPECT_LT(5 * 1000000ULL, lead[1]);
-	EXPECT_EQ(lead[1], lead[2]);
-	EXPECT_EQ(lead[1], memb[1]);
-	EXPECT_EQ(lead[2], memb[2]);
-	close(member);
-	close(leader);
+	ASSERT_EQ(0, read_times(self->leader, self->lead));
+	ASSERT_EQ(0, read_times(self->member, self->memb));
+	EXPECT_LT(5 * 1000000ULL, self->lead[1]);
+	EXPECT_EQ(self->lead[1], self->lead[2]);
+	EXPECT_EQ(self->lead[1], self->memb[1]);
+	EXPECT_EQ(self->lead[2], self->memb[2]);
 }
 
 /*
  * The member of a disabled leader that is closed carries on as a group of
- * its own, and then counts as enabled since its open, as stock has it.
- * (When it runs first differs: stock puts it on the PMU at the next
- * context switch, the series at once.)
+ * its own, and then counts as enabled since its open.  When it first runs
+ * is not asserted: at the next context switch, or at once.
  */
-TEST(member_of_closed_leader)
+TEST_F(timed, member_of_closed_leader)
 {
-	uint64_t memb[3];
-	int leader, member;
-
-	leader = open_timed(-1, 1);
-	if (leader < 0 && errno == EACCES)
-		SKIP(return, "perf_event_open not permitted");
-	ASSERT_LE(0, leader);
-	member = open_timed(leader, 0);
-	ASSERT_LE(0, member);
 	burn(10);
-	close(leader);
+	close(self->leader);
+	self->leader = -1;
 	burn(10);
-	ASSERT_EQ(sizeof(memb), read(member, memb, sizeof(memb)));
-	EXPECT_LT(15 * 1000000ULL, memb[1]);
-	close(member);
+	ASSERT_EQ(0, read_times(self->member, self->memb));
+	EXPECT_LT(15 * 1000000ULL, self->memb[1]);
 }
 
 /*
  * Disabled and enabled whole (PERF_IOC_FLAG_GROUP, which takes the
  * members one after the other), a group's members read the same times.
  */
-TEST(group_flag_times_alike)
+TEST_F(timed, group_flag_times_alike)
 {
-	uint64_t lead[3], memb[3];
-	int leader, member;
-
-	leader = open_timed(-1, 1);
-	if (leader < 0 && errno == EACCES)
-		SKIP(return, "perf_event_open not permitted");
-	ASSERT_LE(0, leader);
-	member = open_timed(leader, 1);
-	ASSERT_LE(0, member);
+	ASSERT_EQ(0, ioctl(self->member, PERF_EVENT_IOC_DISABLE, 0));
 	burn(5);
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE,
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_ENABLE,
 			   PERF_IOC_FLAG_GROUP));
 	burn(10);
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE,
+	ASSERT_EQ(0, ioctl(self->leader, PERF_EVENT_IOC_DISABLE,
 			   PERF_IOC_FLAG_GROUP));
 	burn(5);
-	ASSERT_EQ(sizeof(lead), read(leader, lead, sizeof(lead)));
-	ASSERT_EQ(sizeof(memb), read(member, memb, sizeof(memb)));
-	EXPECT_LT(5 * 1000000ULL, lead[1]);
-	EXPECT_EQ(lead[1], lead[2]);
-	EXPECT_EQ(memb[1], memb[2]);
-	close(member);
-	close(leader);
+	ASSERT_EQ(0, read_times(self->leader, self->lead));
+	ASSERT_EQ(0, read_times(self->member, self->memb));
+	EXPECT_LT(5 * 1000000ULL, self->lead[1]);
+	EXPECT_EQ(self->lead[1], self->lead[2]);
+	EXPECT_EQ(self->memb[1], self->memb[2]);
 }
 
 int main(int argc, char **argv)
