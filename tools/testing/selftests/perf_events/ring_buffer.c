@@ -387,6 +387,12 @@ TEST(data_pages_read_only)
 	EXPECT_EQ(write_signal(d + m.data_size - 1), SIGBUS);
 	/* and reading them is fine */
 	EXPECT_EQ(((struct perf_event_header *)d)->type, PERF_RECORD_SAMPLE);
+	/* the user page's write right taken away and given back */
+	ASSERT_EQ(mprotect(m.page, m.len, PROT_READ), 0);
+	EXPECT_EQ(write_signal((char *)&m.page->data_tail), SIGSEGV);
+	ASSERT_EQ(mprotect(m.page, m.len, PROT_READ | PROT_WRITE), 0);
+	EXPECT_EQ(write_signal((char *)&m.page->data_tail), 0);
+	EXPECT_EQ(write_signal(d), SIGBUS);
 	perf_map_close(&m);
 	close(fd);
 }
