@@ -318,12 +318,11 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	vma->vm_ops = &aux_vm_ops;
 	vma->vm_private_data = rb;
 	/* read-only to user space, as the ring's data (perf_vm_no_write()) */
-	prot = vma->vm_page_prot;
-	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
+	prot = perf_vm_ro_begin(vma);
 	for (i = 0; i < nr_pages && !ret; i++)
 		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
 				     virt_to_page(rb->aux_pages[i]));
-	vma->vm_page_prot = prot;
+	perf_vm_ro_end(vma, prot);
 	mutex_unlock(&event->mmap_mutex);
 	/* the core frees the vma without ->close(): undo it here */
 	if (ret)

@@ -203,6 +203,7 @@
 #define _KERNEL_EVENTS_INTERNAL_H
 
 #include <linux/perf_event.h>
+#include <linux/mm.h>
 #include <linux/irq_work.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
@@ -529,6 +530,25 @@ int perf_mlock_charge(struct perf_mlock *charge, struct mm_struct *mm,
 void perf_mlock_uncharge(struct perf_mlock *charge);
 vm_fault_t perf_vm_sigbus(struct vm_fault *vmf);
 vm_fault_t perf_vm_no_write(struct vm_fault *vmf);
+
+/*
+ * Pages inserted into @vma between these two are read-only to user space
+ * whatever the mapping's own protection: a write faults into
+ * perf_vm_no_write().  Called under the event's mmap_mutex.
+ */
+static inline pgprot_t perf_vm_ro_begin(struct vm_area_struct *vma)
+{
+	pgprot_t prot = vma->vm_page_prot;
+
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
+	return prot;
+}
+
+static inline void perf_vm_ro_end(struct vm_area_struct *vma, pgprot_t prot)
+{
+	vma->vm_page_prot = prot;
+}
+
 int perf_vm_no_split(struct vm_area_struct *vma, unsigned long addr);
 void perf_userpage_times(struct perf_event *event);
 int perf_event_set_output(struct perf_event *event, struct perf_event *output);

@@ -274,15 +274,15 @@ vm_fault_t perf_vm_no_write(struct vm_fault *vmf)
 static int vm_insert_ro(struct vm_area_struct *vma, unsigned long uaddr,
 			void *area, unsigned long pgoff, unsigned long nr)
 {
-	pgprot_t prot = vma->vm_page_prot;
+	pgprot_t prot;
 	int ret;
 
 	if (!nr)
 		return 0;
-	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
+	prot = perf_vm_ro_begin(vma);
 	ret = remap_vmalloc_range_partial(vma, uaddr, area, pgoff,
 					  nr << PAGE_SHIFT);
-	vma->vm_page_prot = prot;
+	perf_vm_ro_end(vma, prot);
 	return ret;
 }
 

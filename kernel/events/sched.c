@@ -214,23 +214,20 @@ bool perf_event_fits_cpu(struct perf_event *event)
 }
 
 /*
- * This CPU's bookkeeping of the PMU a group is scheduled on: how many
- * events are on it, and whether an exclusive group holds it.  Only this
- * CPU touches it, with IRQs off (the CPU and task contexts of one CPU
- * share it, so their locks alone would not serialize it).
+ * This CPU's bookkeeping of the PMU a group is scheduled on: whether an
+ * exclusive group holds it.  Only this CPU touches it, with IRQs off (the
+ * CPU and task contexts of one CPU share it, so their locks alone would
+ * not serialize it).
  */
 static struct perf_cpu_pmu_context *group_cpc(struct perf_event *event)
 {
 	return this_cpu_ptr(event->pmu_ctx->pmu->cpu_pmu_context);
 }
 
-static void cpc_account(struct perf_event *event, int delta)
+static void cpc_mark_exclusive(struct perf_event *event, bool on)
 {
-	struct perf_cpu_pmu_context *cpc = group_cpc(event);
-
-	cpc->active_oncpu += delta;
 	if (event->attr.exclusive && event->group_leader == event)
-		cpc->exclusive = delta > 0;
+		group_cpc(event)->exclusive = on;
 }
 
 /*
@@ -277,7 +274,7 @@ static int event_sched_in(struct perf_event *event, bool pinned)
 	}
 	list_add_tail(&event->active_list,
 		      pinned ? &epc->pinned_active : &epc->flexible_active);
-	cpc_account(event, 1);
+	cpc_mark_exclusive(event, true);
 	if (READ_ONCE(event->rb))
 		perf_event_update_userpage(event);
 	return 0;
@@ -292,7 +289,7 @@ void perf_event_sched_out(struct perf_event *event)
 	perf_pmu_disable(pmu);
 	event->pmu->del(event, 0);
 	perf_pmu_enable(pmu);
-	cpc_account(event, -1);
+	cpc_mark_exclusive(event, false);
 	WRITE_ONCE(event->oncpu, -1);
 	list_del_init(&event->active_list);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);

@@ -559,8 +559,9 @@ static void start_freq_period(const struct x86_core_pmu *core,
  * Return: 0; -ENOENT for an event that is not the core PMU's or that the
  * CPU cannot count; -EINVAL for a bad config, both host and guest
  * excluded on AMD, XMM registers to sample, Intel's branch counters, or
- * a group that can never fit; -EACCES for AnyThread without the right to watch the whole CPU;
- * -EOPNOTSUPP for precise_ip or a branch stack (no PEBS, LBR or IBS).
+ * a group that can never fit; -EACCES for AnyThread without the right to
+ * watch the whole CPU; -EOPNOTSUPP for precise_ip or a branch stack (no
+ * PEBS, LBR or IBS).
  */
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
@@ -589,11 +590,12 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	 * model of ours drives: asking for them is a bad request there,
 	 * whereas any other branch stack is merely one this PMU cannot take.
 	 */
-	if (core->desc.vendor == X86_CORE_INTEL && has_branch_stack(event) &&
-	    (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS))
-		return -EINVAL;
-	if (has_branch_stack(event))
+	if (has_branch_stack(event)) {
+		if (core->desc.vendor == X86_CORE_INTEL &&
+		    (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS))
+			return -EINVAL;
 		return -EOPNOTSUPP;
+	}
 	/* the XMM registers come only in PEBS records, which this has not */
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &
 	    PERF_REG_EXTENDED_MASK)
