@@ -2726,6 +2726,161 @@ static void observe_exclusive(void)
 }
 
 /*
+ * Which of two faults of an open is reported: a sample_max_stack above
+ * perf_event_max_stack beside an event its PMU does not know, a bad attr
+ * bit, or (as nobody at paranoid 2) a kernel callchain.
+ */
+static void deep_chain(struct perf_event_attr *a)
+{
+	a->sample_period = 100000;
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->sample_max_stack = 65535;
+}
+
+static void bad_clock(struct perf_event_attr *a)
+{
+	a->use_clockid = 1;
+	a->clockid = 1000;
+}
+
+static void open_order_child(void)
+{
+	struct perf_event_attr a;
+
+	if (drop_privileges(0))
+		_exit(1);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	deep_chain(&a);
+	try_open("order.deep_chain.nobody.kernel", &a, 0, -1, -1, 0);
+	a.exclude_kernel = 1;
+	try_open("order.deep_chain.nobody.user", &a, 0, -1, -1, 0);
+	a.exclude_kernel = 0;
+	a.exclude_callchain_kernel = 1;
+	try_open("order.deep_chain.nobody.user_chain", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_MAX + 7);
+	deep_chain(&a);
+	a.exclude_kernel = 1;
+	try_open("order.deep_chain.nobody.unknown_sw", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	deep_chain(&a);
+	a.exclude_kernel = 1;
+	a.exclude_callchain_kernel = 1;
+	try_open("order.deep_chain.nobody.user_only", &a, 0, -1, -1, 0);
+	try_open("order.deep_chain.nobody.init_task", &a, 1, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	bad_clock(&a);
+	try_open("order.bad_clockid.nobody.kernel", &a, 0, -1, -1, 0);
+	a.exclude_kernel = 1;
+	try_open("order.bad_clockid.nobody.init_task", &a, 1, -1, -1, 0);
+	_exit(0);
+}
+
+static void observe_open_order(void)
+{
+	long saved = read_sysctl(PARANOID);
+	struct perf_event_attr a;
+	int kprobe = pmu_type("kprobe");
+	pid_t pid;
+
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	deep_chain(&a);
+	try_open("order.deep_chain.alone", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_MAX + 7);
+	deep_chain(&a);
+	try_open("order.deep_chain.unknown_sw", &a, 0, -1, -1, 0);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_HW_CACHE;
+	a.size = sizeof(a);
+	a.config = 3 | 2 << 8 | 1 << 16;	/* BPU, prefetch, miss */
+	deep_chain(&a);
+	try_open("order.deep_chain.cache_bpu_prefetch", &a, 0, -1, -1, 0);
+	a.config = 0xff;
+	try_open("order.deep_chain.cache_bad_id", &a, 0, -1, -1, 0);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_HARDWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_HW_MAX + 3;
+	deep_chain(&a);
+	try_open("order.deep_chain.hw_bad_config", &a, 0, -1, -1, 0);
+	if (kprobe >= 0) {
+		memset(&a, 0, sizeof(a));
+		a.type = kprobe;
+		a.size = sizeof(a);
+		deep_chain(&a);
+		try_open("order.deep_chain.kprobe_no_func", &a, -1, 0, -1, 0);
+	}
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	deep_chain(&a);
+	a.use_clockid = 1;
+	a.clockid = 1000;
+	try_open("order.deep_chain.bad_clockid", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	deep_chain(&a);
+	a.sigtrap = 1;
+	try_open("order.deep_chain.sigtrap_alone", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	deep_chain(&a);
+	a.sample_type |= PERF_SAMPLE_STACK_USER;
+	a.sample_stack_user = 12;
+	try_open("order.deep_chain.unaligned_stack", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	deep_chain(&a);
+	try_open("order.deep_chain.bad_flags", &a, 0, -1, -1, 1UL << 40);
+	try_open("order.deep_chain.bad_cpu", &a, 0, 100000, -1, 0);
+	try_open("order.deep_chain.no_task", &a, 1 << 30, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_MAX + 7);
+	bad_clock(&a);
+	try_open("order.bad_clockid.unknown_sw", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	bad_clock(&a);
+	try_open("order.bad_clockid.no_task", &a, 1 << 30, -1, -1, 0);
+	try_open("order.bad_clockid.bad_cpu", &a, 0, 100000, -1, 0);
+	a.sigtrap = 1;
+	try_open("order.bad_clockid.sigtrap_alone", &a, 0, -1, -1, 0);
+	a.sigtrap = 0;
+	a.inherit_thread = 1;
+	try_open("order.bad_clockid.inherit_thread_alone", &a, 0, -1, -1, 0);
+	a.inherit_thread = 0;
+	a.freq = 1;
+	a.sample_freq = 1 << 30;
+	try_open("order.bad_clockid.freq_too_high", &a, 0, -1, -1, 0);
+	if (kprobe >= 0) {
+		memset(&a, 0, sizeof(a));
+		a.type = kprobe;
+		a.size = sizeof(a);
+		bad_clock(&a);
+		try_open("order.bad_clockid.kprobe_no_func", &a, -1, 0, -1, 0);
+	}
+	/* a member whose clock is not its leader's */
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	{
+		int lead = sys_open(&a, 0, -1, -1, 0);
+
+		if (lead >= 0) {
+			bad_clock(&a);
+			try_open("order.bad_clockid.member", &a, 0, -1, lead, 0);
+			a.clockid = CLOCK_MONOTONIC_RAW;
+			try_open("order.clockid.member_other_clock", &a, 0, -1,
+				 lead, 0);
+			sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+			deep_chain(&a);
+			try_open("order.deep_chain.member", &a, 0, -1, lead, 0);
+			try_open("order.deep_chain.member_other_cpu", &a, 0, 0,
+				 lead, 0);
+			close(lead);
+		}
+	}
+
+	write_sysctl(PARANOID, 2);
+	pid = fork();
+	if (pid == 0)
+		open_order_child();
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	write_sysctl(PARANOID, saved);
+}
+
+/*
  * branch_sample_type, bit by bit and in the combinations a tool uses, on a
  * sampling hardware event, a sampling software event and a counting one
  * (no PERF_SAMPLE_BRANCH_STACK): which errno the core or the PMU gives.
@@ -3640,6 +3795,7 @@ int main(int argc, char **argv)
 	observe_branch_bits();
 	observe_page_groups();
 	observe_exclusive();
+	observe_open_order();
 	observe_x86_pmu();
 	observe_freq();
 	observe_aux_pmu();

@@ -198,7 +198,12 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event,
 	return entry ?: &callchain_empty;
 }
 
-/* Set up or release an event's claim on the scratch buffers. */
+/*
+ * Set up or release an event's claim on the scratch buffers.  A
+ * sample_max_stack above perf_event_max_stack is refused here (-EOVERFLOW),
+ * once the PMU took the event: an event its PMU does not know, or a
+ * caller without the right to kernel callchains, hears that first.
+ */
 int perf_callchain_event_init(struct perf_event *event)
 {
 	int ret;

@@ -197,6 +197,12 @@ static int perf_event_alloc_check(struct perf_event *event,
 	ret = perf_callchain_event_init(event);
 	if (ret)
 		return ret;
+	/*
+	 * An unknown clockid is told after the PMU's answer and the callchain
+	 * depth, before the right to the target task is checked.
+	 */
+	if (!event->clock)
+		return -EINVAL;
 	/* the LSM blob: freed by perf_event_free() on any failure after */
 	ret = security_perf_event_alloc(event);
 	if (ret)

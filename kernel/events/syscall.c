@@ -175,11 +175,6 @@ int perf_attr_check(struct perf_event_attr *attr)
 	ret = perf_regs_check(attr);
 	if (ret)
 		return ret;
-	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
-	    attr->sample_max_stack > sysctl_perf_event_max_stack)
-		return -EOVERFLOW;
-	if (attr->use_clockid && !perf_clock_of(attr->clockid))
-		return -EINVAL;
 	if (attr->inherit_thread && !attr->inherit)
 		return -EINVAL;
 	if (attr->remove_on_exec && attr->enable_on_exec)

@@ -200,6 +200,28 @@ static void deep_callchain(struct perf_event_attr *a, long psz)
 	a->sample_max_stack = 65535;	/* above perf_event_max_stack */
 }
 
+/*
+ * Two faults at once: the PMU's answer to an event it does not know comes
+ * before a too-deep callchain, which comes before an unknown clock.
+ */
+static void deep_callchain_unknown_sw(struct perf_event_attr *a, long psz)
+{
+	deep_callchain(a, psz);
+	a->config = PERF_COUNT_SW_MAX + 7;
+}
+
+static void bad_clockid_unknown_sw(struct perf_event_attr *a, long psz)
+{
+	bad_clockid(a, psz);
+	a->config = PERF_COUNT_SW_MAX + 7;
+}
+
+static void bad_clockid_deep_callchain(struct perf_event_attr *a, long psz)
+{
+	bad_clockid(a, psz);
+	deep_callchain(a, psz);
+}
+
 static void branch_stack_on_sw(struct perf_event_attr *a, long psz)
 {
 	a->sample_period = 100000;
@@ -453,6 +475,27 @@ FIXTURE_VARIANT_ADD(bad_open, bad_clockid) {
 FIXTURE_VARIANT_ADD(bad_open, deep_callchain) {
 	.edit = deep_callchain,
 	.err = EOVERFLOW,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, deep_callchain_unknown_sw) {
+	.edit = deep_callchain_unknown_sw,
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, bad_clockid_unknown_sw) {
+	.edit = bad_clockid_unknown_sw,
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, bad_clockid_deep_callchain) {
+	.edit = bad_clockid_deep_callchain,
+	.err = EOVERFLOW,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, bad_clockid_no_task) {
+	.edit = bad_clockid,
+	.target = REAPED_PID,
+	.err = ESRCH,
 };
 
 FIXTURE_VARIANT_ADD(bad_open, branch_stack_on_sw) {
