@@ -2775,6 +2775,169 @@ static void open_order_child(void)
 	_exit(0);
 }
 
+/*
+ * A group member's attr against its leader's, each of @member_cfg (a
+ * known event) and of a software config no PMU knows: whether the check
+ * comes before the PMU's answer.
+ */
+static void member_try(const char *what, int lead_roe, uint64_t inherit,
+		       uint64_t sample_type, uint64_t read_format)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} cfgs[] = {
+		{ "known", PERF_COUNT_SW_TASK_CLOCK },
+		{ "unknown", PERF_COUNT_SW_MAX + 7 },
+	};
+	struct perf_event_attr a;
+	char key[128];
+	int lead;
+
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.disabled = 1;
+	a.remove_on_exec = lead_roe;
+	lead = sys_open(&a, 0, -1, -1, 0);
+	if (lead < 0) {
+		snprintf(key, sizeof(key), "order.member.%s", what);
+		say(key, "leader %s", res(lead));
+		return;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(cfgs); i++) {
+		sw(&a, cfgs[i].config);
+		a.inherit = !!inherit;
+		a.inherit_thread = inherit > 1;
+		a.sample_period = sample_type ? 1 : 0;
+		a.sample_type = sample_type;
+		a.read_format = read_format;
+		snprintf(key, sizeof(key), "order.member.%s.%s", what,
+			 cfgs[i].name);
+		try_open(key, &a, 0, -1, lead, 0);
+	}
+	close(lead);
+}
+
+/* one group rule broken at a time, with a known and an unknown config */
+static void member_rule(const char *rule)
+{
+	static const uint64_t cfgs[] = { PERF_COUNT_SW_TASK_CLOCK,
+					 PERF_COUNT_SW_MAX + 7 };
+	struct perf_event_attr a;
+	int lead, mid = -1, group, cpu = -1;
+	pid_t pid = 0;
+	char key[128];
+
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.disabled = 1;
+	a.inherit = !strcmp(rule, "both_inherit") ||
+		    !strncmp(rule, "leader_inherit_only", 19);
+	lead = sys_open(&a, 0, -1, -1, 0);
+	if (lead < 0)
+		return;
+	group = lead;
+	if (!strcmp(rule, "of_a_member")) {
+		mid = sys_open(&a, 0, -1, lead, 0);
+		group = mid;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(cfgs); i++) {
+		sw(&a, cfgs[i]);
+		if (!strcmp(rule, "pinned"))
+			a.pinned = 1;
+		if (!strcmp(rule, "exclusive"))
+			a.exclusive = 1;
+		if (!strcmp(rule, "other_cpu"))
+			cpu = 0;
+		if (!strcmp(rule, "other_clock")) {
+			a.use_clockid = 1;
+			a.clockid = CLOCK_MONOTONIC_RAW;
+		}
+		if (!strcmp(rule, "both_inherit"))
+			a.inherit = 1;
+		if (!strcmp(rule, "cpu_event_in_task_group")) {
+			pid = -1;
+			cpu = 0;
+		}
+		if (!strcmp(rule, "leader_inherit_only_no_task"))
+			pid = 1 << 30;
+		snprintf(key, sizeof(key), "order.member.%s.%s", rule,
+			 i ? "unknown" : "known");
+		try_open(key, &a, pid, cpu, group, 0);
+	}
+	if (mid >= 0)
+		close(mid);
+	close(lead);
+}
+
+/*
+ * A breakpoint the arch refuses, with the task's breakpoint registers all
+ * taken and with them free: which errno comes first.
+ */
+static void bp_order(const char *state, int fill)
+{
+	static const struct {
+		const char *name;
+		uint32_t type, len;
+	} bad[] = {
+		{ "read", HW_BREAKPOINT_R, HW_BREAKPOINT_LEN_8 },
+		{ "len0", HW_BREAKPOINT_W, 0 },
+		{ "len5", HW_BREAKPOINT_W, 5 },
+		{ "type_none", 0, HW_BREAKPOINT_LEN_8 },
+		{ "valid", HW_BREAKPOINT_W, HW_BREAKPOINT_LEN_8 },
+	};
+	struct perf_event_attr a;
+	char key[96];
+	int fds[64], n = 0;
+	unsigned int i;
+
+	bp_attr(&a);
+	while (fill && n < 64) {
+		int fd = sys_open(&a, 0, -1, -1, 0);
+
+		if (fd < 0)
+			break;
+		fds[n++] = fd;
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		bp_attr(&a);
+		a.bp_type = bad[i].type;
+		a.bp_len = bad[i].len;
+		snprintf(key, sizeof(key), "order.bp.%s.%s", state,
+			 bad[i].name);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+	while (n)
+		close(fds[--n]);
+}
+
+static void observe_member_order(void)
+{
+	bp_order("free", 0);
+	bp_order("full", 1);
+	const uint64_t rd = PERF_SAMPLE_READ | PERF_SAMPLE_TID;
+
+	member_try("plain", 0, 0, 0, 0);
+	member_try("inherit", 0, 1, 0, 0);
+	member_try("inherit_thread", 0, 2, 0, 0);
+	member_try("inherit_group_format", 0, 1, 0, PERF_FORMAT_GROUP);
+	member_try("inherit_sample_read", 0, 1, rd, 0);
+	member_try("inherit_sample_read_group", 0, 1, rd, PERF_FORMAT_GROUP);
+	member_try("inherit_thread_sample_read_group", 0, 2, rd,
+		   PERF_FORMAT_GROUP | PERF_FORMAT_LOST);
+	member_try("sample_read_group", 0, 0, rd, PERF_FORMAT_GROUP);
+	member_try("leader_roe.plain", 1, 0, 0, 0);
+	member_try("leader_roe.inherit", 1, 1, 0, 0);
+	member_try("leader_roe.inherit_thread", 1, 2, 0, 0);
+	member_rule("pinned");
+	member_rule("exclusive");
+	member_rule("other_cpu");
+	member_rule("other_clock");
+	member_rule("both_inherit");
+	member_rule("leader_inherit_only");
+	member_rule("leader_inherit_only_no_task");
+	member_rule("of_a_member");
+	member_rule("cpu_event_in_task_group");
+}
+
 static void observe_open_order(void)
 {
 	long saved = read_sysctl(PARANOID);
@@ -2870,6 +3033,8 @@ static void observe_open_order(void)
 			close(lead);
 		}
 	}
+
+	observe_member_order();
 
 	write_sysctl(PARANOID, 2);
 	pid = fork();

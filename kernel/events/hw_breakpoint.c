@@ -277,18 +277,28 @@ static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
 	return 0;
 }
 
-/* Validate @bp's attr and reserve its register: what event_init does. */
+/*
+ * Reserve @bp's register, then validate its attr: what event_init does.
+ * A task or CPU whose registers are all taken hears -ENOSPC before what
+ * the arch would say of the breakpoint itself; only a breakpoint that
+ * watches nothing at all (no R, W or X) is refused first, as it has no
+ * register class to reserve from.
+ */
 int register_perf_hw_breakpoint(struct perf_event *bp)
 {
 	struct arch_hw_breakpoint hw = { };
 	int ret;
 
-	ret = bp_parse(bp, &bp->attr, &hw);
-	if (ret)
-		return ret;
+	if (!(bp->attr.bp_type & (HW_BREAKPOINT_RW | HW_BREAKPOINT_X)))
+		return -EINVAL;
 	ret = reserve_bp_slot(bp);
 	if (ret)
 		return ret;
+	ret = bp_parse(bp, &bp->attr, &hw);
+	if (ret) {
+		release_bp_slot(bp);
+		return ret;
+	}
 	*counter_arch_bp(bp) = hw;
 	return 0;
 }

@@ -485,10 +485,8 @@ static int check_group(struct perf_event *event, struct perf_event *leader,
 	/* a leader that exec or exit took off its task is gone for good */
 	if (leader->state <= PERF_EVENT_STATE_EXIT)
 		return -ENODEV;
-	/* only a leader can be pinned or exclusive; a group inherits whole */
+	/* only a leader can be pinned or exclusive */
 	if (event->attr.pinned || event->attr.exclusive)
-		return -EINVAL;
-	if (event->attr.inherit != leader->attr.inherit)
 		return -EINVAL;
 	/* the times of a group's records come from one clock */
 	if (event->clock != leader->clock)
@@ -601,6 +599,12 @@ static int open_event(struct perf_open *o)
 			return ret;
 		}
 	}
+	/*
+	 * A group is inherited whole or not at all: told before the PMU is
+	 * asked, once the target task is found.
+	 */
+	if (o->leader && o->attr.inherit != o->leader->attr.inherit)
+		return -EINVAL;
 	o->event = open_alloc(o);
 	if (IS_ERR(o->event)) {
 		ret = PTR_ERR(o->event);

@@ -262,6 +262,30 @@ TEST(registers_run_out)
 	close_all(fds, n - 1);
 }
 
+/*
+ * With every register taken, a breakpoint the arch would refuse (length 0)
+ * hears ENOSPC, the registers being counted before the breakpoint is read;
+ * one that watches nothing at all (no R, W or X) is EINVAL either way.
+ */
+TEST(registers_counted_before_the_breakpoint_is_read)
+{
+	struct perf_event_attr attr;
+	int fds[8], n;
+
+	bp_attr(&attr, &watched[0], HW_BREAKPOINT_W, 0);
+	ASSERT_EQ(open_errno(&attr), EINVAL);
+	n = fill_slots(fds, 8, 0, -1);
+	ASSERT_GE(n, 1);
+	ASSERT_EQ(errno, ENOSPC);
+	EXPECT_EQ(open_errno(&attr), ENOSPC);
+	bp_attr(&attr, &watched[0], HW_BREAKPOINT_EMPTY, HW_BREAKPOINT_LEN_8);
+	EXPECT_EQ(open_errno(&attr), EINVAL);
+	close_all(fds, n);
+	/* the refused breakpoints kept no register */
+	EXPECT_EQ(fill_slots(fds, 8, 0, -1), n);
+	close_all(fds, n);
+}
+
 TEST(cpu_bound_registers)
 {
 	int fds[8], n, m;

@@ -222,6 +222,13 @@ static void bad_clockid_deep_callchain(struct perf_event_attr *a, long psz)
 	deep_callchain(a, psz);
 }
 
+/* a member inherited while its leader is not, and unknown to its PMU */
+static void inherit_unknown_sw(struct perf_event_attr *a, long psz)
+{
+	a->inherit = 1;
+	a->config = PERF_COUNT_SW_MAX + 7;
+}
+
 static void branch_stack_on_sw(struct perf_event_attr *a, long psz)
 {
 	a->sample_period = 100000;
@@ -496,6 +503,12 @@ FIXTURE_VARIANT_ADD(bad_open, bad_clockid_no_task) {
 	.edit = bad_clockid,
 	.target = REAPED_PID,
 	.err = ESRCH,
+};
+
+FIXTURE_VARIANT_ADD(bad_open, member_inherit_unknown_sw) {
+	.edit = inherit_unknown_sw,
+	.group = GROUP_LEADER,
+	.err = EINVAL,
 };
 
 FIXTURE_VARIANT_ADD(bad_open, branch_stack_on_sw) {
