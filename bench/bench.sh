@@ -9,10 +9,17 @@
 # The x86_64 guests run on the emulated Intel PMU (bench/qemu), so that
 # the hardware figures (read_hw, sample_hw, ctxsw_hw_4, mux_hw_4_per_ms,
 # userpage_read_hw) exist on both architectures.
+# After perfbench the same guest runs the storm in a fuzzer's mix with a
+# fixed seed and length (bench/storm.c -m, one worker, STORM_CALLS calls,
+# as root): its guest ns per kind of call, the cost of what a fuzzer
+# drives (signals, tiny periods, forks of event-laden tasks) rather than
+# of one operation in a loop.
 # Usage: bench.sh "ARCHS"
 . "$(dirname "$0")/lib.sh"
 
 archs=$1
+storm="storm.seed=1 storm.worker=0 storm.calls=${STORM_CALLS:-3000}"
+storm="$storm storm.mix=1 storm.hotplug=0 storm.seconds=3000"
 "$TOP/bench/base.sh"
 "$TOP/bench/series.sh"
 for arch in $archs; do
@@ -27,15 +34,26 @@ for arch in $archs; do
 		[ "$kernel" = stock ] && image=$STOCK_IMAGE
 		logfile=$BUILD/bench-$kernel-$arch.log
 		log "benchmarking $kernel $arch (log: $logfile)"
-		X86_PMU=$pmu ICOUNT=1 TESTS=perfbench APPEND="BENCH_TIMEOUT=3000" \
-			GUEST_TIMEOUT=3000 "$TOP/bench/boot.sh" "$arch" "$image" \
+		X86_PMU=$pmu ICOUNT=1 TESTS=perfbench,storm \
+			APPEND="BENCH_TIMEOUT=3000 $storm" \
+			GUEST_TIMEOUT=4000 "$TOP/bench/boot.sh" "$arch" "$image" \
 			"$INITRD" check "$logfile" > /dev/null
 		grep -E '^perfbench [a-z_0-9]+ [0-9]+$' "$logfile" \
 			> "$BUILD/perfbench-$kernel-$arch.txt" || true
 		grep -q '^perfbench done' "$logfile" ||
 			log "warning: perfbench did not finish on $kernel $arch"
+		# "# cost w0 open 812 calls 91234567 ns" -> "storm_open 112073"
+		awk '/^# cost w0 / { printf "storm_%s %d\n", $4, $7 / $5 }' \
+			"$logfile" > "$BUILD/stormcost-$kernel-$arch.txt"
+		grep -q '^# worker 0: ' "$logfile" ||
+			log "warning: the storm did not finish on $kernel $arch"
 	done
+	cat "$BUILD/stormcost-series-$arch.txt" \
+		>> "$BUILD/perfbench-series-$arch.txt"
+	cat "$BUILD/stormcost-stock-$arch.txt" \
+		>> "$BUILD/perfbench-stock-$arch.txt"
 	echo "perfbench, $arch: guest ns (= instructions) per operation"
+	echo "(storm_*: per call of the fuzzer's mix, seed 1, as root)"
 	awk -v stockf="$BUILD/perfbench-stock-$arch.txt" '
 	BEGIN {
 		while ((getline l < stockf) > 0) {

@@ -16,7 +16,8 @@
 #     the first try keeps it alone.
 # Then prints the reproducer: the storm command line, the guest's, and
 # the calls made as -v prints them.  MAXBOOTS (40) bounds the boots;
-# STORM_SECONDS (300) is the guest's limit for the storm.  Logs are in
+# STORM_SECONDS (300) is the guest's limit for the storm; STORM_APPEND
+# adds storm options (storm.mix=1 for a run of the fuzzer's mix).  Logs are in
 # $BUILD/storm-min/.  A forked child's calls (w0.82.3) belong to its fork.
 # Usage: storm-minimize.sh ARCH IMAGE INITRD SEED WORKER N PATTERN
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +72,7 @@ boot() {
 	local calls=$1 skip=$2 okl append log t0=$SECONDS
 	okl=$(ok_list "$calls")
 	append="storm.seed=$seed storm.worker=$worker storm.calls=$calls storm.verbose=1"
+	[ -n "${STORM_APPEND:-}" ] && append="$append $STORM_APPEND"
 	[ -n "$skip" ] && append="$append storm.skip=$skip"
 	[ -n "$okl" ] && append="$append storm.ok=$okl"
 	[ ${#append} -lt 1700 ] || die "command line too long (${#append}): $append"

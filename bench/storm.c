@@ -32,8 +32,21 @@
  * run to a short reproducer.  -H leaves the CPUs online: the hotplug
  * calls make their draws but write nothing.
  *
+ * -m draws the mix of a fuzzer instead (perf_fuzzer's kind of run): most
+ * events sample, with tiny periods or high frequencies, and a call in
+ * twelve reads a mapped ring record by record, as a reader does, and moves
+ * its tail.  The sequences of -m and of the default mix differ from the
+ * first call.  -u runs the workers as nobody (uid and gid 65534): the
+ * storm of an unprivileged user, its tamed attrs user-space only (no
+ * kernel counts, callchains, physical addresses or text_poke), as an
+ * unprivileged tool asks at paranoid 2.  Every worker ends with the guest time its calls of each kind
+ * took ("# cost w0 open 812 calls 91234567 ns"): under an icount clock
+ * that is instructions, the same from boot to boot, so that a fixed seed
+ * and length (-w 0 -n N) measures the cost of each kind of call on two
+ * kernels (make bench).
+ *
  * Usage: storm [-s seed] [-t seconds] [-p workers] [-w worker] [-n calls]
- *	  [-k skip] [-o ok] [-v] [-H]
+ *	  [-k skip] [-o ok] [-v] [-H] [-m] [-u]
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -52,6 +65,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -90,6 +104,7 @@ struct slot {
 	int fd;
 	void *ring;
 	size_t ring_len;
+	int ring_rw;		/* -m: mapped writable, at offset 0 */
 };
 
 static struct {
@@ -101,6 +116,8 @@ static struct {
 	unsigned long long seed;
 	int worker;
 	int no_hotplug;
+	int mix;		/* -m: a fuzzer's mix */
+	int nobody;		/* -u: as nobody */
 	struct list skip, ok;
 } cfg;
 
@@ -111,6 +128,16 @@ static unsigned long calls, opened, mapped;
 /* when the storm started, for the guest time each worker took */
 static struct timespec storm_start;
 static char tag[128];		/* w0, or w0.50 in the child of call 50 */
+
+/* the kinds of call, for the cost of each (-m adds ring reads) */
+enum op { OP_OPEN, OP_CLOSE, OP_IOCTL, OP_READ, OP_MMAP, OP_POLL,
+	  OP_FORK, OP_THREAD, OP_MISC, OP_WORKLOAD, OP_RING, OP_TIDY, NR_OPS };
+static const char * const op_names[NR_OPS] = {
+	"open", "close", "ioctl", "read", "mmap", "poll_fcntl", "fork",
+	"thread", "misc", "workload", "ring_read", "tidy",
+};
+static unsigned long op_calls[NR_OPS];
+static unsigned long long op_ns[NR_OPS];
 
 /* xorshift64*: the whole storm is a function of its seed */
 static uint64_t rnd(void)
@@ -226,8 +253,10 @@ static void find_types(void)
 		snprintf(path, sizeof(path),
 			 "/sys/bus/event_source/devices/%s/type", e->d_name);
 		f = fopen(path, "r");
-		if (f && fscanf(f, "%u", &type) == 1)
+		if (f && fscanf(f, "%u", &type) == 1) {
 			cfg.types[cfg.nr_types++] = type;
+			printf("# storm: PMU %s, type %u\n", e->d_name, type);
+		}
 		if (f)
 			fclose(f);
 	}
@@ -265,6 +294,9 @@ static void random_attr(struct perf_event_attr *a)
 {
 	static const uint64_t periods[] = { 0, 1, 2, 10, 100, 1000, 10007,
 					     100000, 1ULL << 40 };
+	/* a fuzzer's: tiny periods mostly, and any frequency */
+	static const uint64_t mix_periods[] = { 1, 2, 3, 7, 10, 100, 1000,
+						 4096, 100000 };
 
 	memset(a, 0, sizeof(*a));
 	a->size = chance(95) ? sizeof(*a) : below(sizeof(*a) + 16);
@@ -302,7 +334,14 @@ static void random_attr(struct perf_event_attr *a)
 		a->config = chance(50) ? below(0x40) : rnd();
 		break;
 	}
-	if (chance(40)) {
+	if (cfg.mix && chance(85)) {
+		a->sample_period = mix_periods[below(ARRAY_SIZE(mix_periods))];
+		if (chance(35)) {
+			a->freq = 1;
+			a->sample_freq = chance(50) ? 1 + below(4000) :
+				1 + below(1000000);
+		}
+	} else if (!cfg.mix && chance(40)) {
 		a->sample_period = periods[below(ARRAY_SIZE(periods))];
 		if (chance(20)) {
 			a->freq = 1;
@@ -375,6 +414,14 @@ static void tame_attr(struct perf_event_attr *a)
 	if (a->sigtrap)
 		a->remove_on_exec = 1;
 	a->clockid = clocks[below(ARRAY_SIZE(clocks))];
+	/* -u: user space only, as an unprivileged tool asks (no draws) */
+	if (cfg.nobody) {
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+		a->exclude_callchain_kernel = 1;
+		a->text_poke = 0;
+		a->sample_type &= ~PERF_SAMPLE_PHYS_ADDR;
+	}
 }
 
 /* ---- the calls ---- */
@@ -391,6 +438,18 @@ static int any_fd(void)
 	struct slot *s = any_slot();
 
 	return s ? s->fd : -1;
+}
+
+/* with -v, the whole attr of an open, in hex words: to replay it alone */
+static void say_attr(const struct perf_event_attr *a)
+{
+	const uint64_t *w = (const uint64_t *)a;
+
+	printf("%s.%lu attr", tag, calls);
+	for (unsigned int i = 0; i < sizeof(*a) / 8; i++)
+		printf(" %llx", (unsigned long long)w[i]);
+	putchar('\n');
+	fflush(stdout);
 }
 
 static void do_open(void)
@@ -418,6 +477,8 @@ static void do_open(void)
 		(unsigned long long)a.sample_type,
 		(unsigned long long)a.read_format,
 		(unsigned long long)*((uint64_t *)&a + 5), pid, cpu, group)) {
+		if (cfg.verbose)
+			say_attr(&a);
 		s->fd = perf_open(&a, pid, cpu, group, flags);
 		said(s->fd >= 0, "fd %d", s->fd);
 	}
@@ -558,9 +619,20 @@ static void do_mmap(void)
 	}
 	len = 4096 * ((1u << below(4)) + (chance(90) ? 1 : 0));
 	map = say("mmap %d %zu", s->fd, len) ? mmap : no_mmap;
-	/* the draws in the arguments, as ever, whether made or not */
-	s->ring = map(NULL, len, PROT_READ | (chance(80) ? PROT_WRITE : 0),
-		      MAP_SHARED, s->fd, chance(90) ? 0 : 4096 * below(4));
+	if (cfg.mix) {
+		int prot = PROT_READ | (chance(80) ? PROT_WRITE : 0);
+		off_t off = chance(90) ? 0 : 4096 * below(4);
+
+		s->ring = map(NULL, len, prot, MAP_SHARED, s->fd, off);
+		s->ring_rw = (prot & PROT_WRITE) && !off;
+	} else {
+		/* the draws in the arguments, as ever, made or not */
+		s->ring = map(NULL, len,
+			      PROT_READ | (chance(80) ? PROT_WRITE : 0),
+			      MAP_SHARED, s->fd,
+			      chance(90) ? 0 : 4096 * below(4));
+		s->ring_rw = 0;
+	}
 	if (map == mmap)
 		said(s->ring != MAP_FAILED, "ring");
 	if (s->ring == MAP_FAILED)
@@ -573,6 +645,51 @@ static void do_mmap(void)
 		s->ring = MAP_FAILED;
 		s->ring_len = len;
 	}
+}
+
+/*
+ * -m: read a ring as its reader does, records from data_tail to
+ * data_head, each size checked against the data area before it is
+ * trusted, then move the tail to the head.  A corrupt record ends the
+ * walk, as a careful reader gives up.
+ */
+static void do_ring_read(void)
+{
+	struct slot *s = any_slot();
+	struct perf_event_mmap_page *pg;
+	uint64_t head, tail, size;
+	unsigned int records = 0;
+	volatile uint32_t sum = 0;
+	char *data;
+
+	if (!s || !s->ring || s->ring == MAP_FAILED || !s->ring_rw ||
+	    s->ring_len < 2 * 4096)
+		return;
+	if (!say("ring read of %d", s->fd))
+		return;
+	pg = s->ring;
+	size = s->ring_len - 4096;
+	if (pg->data_offset != 4096 || pg->data_size != size ||
+	    (size & (size - 1)))
+		return;
+	data = (char *)s->ring + 4096;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
+	while (tail < head && records < 10000) {
+		struct perf_event_header h;
+		uint64_t at = tail & (size - 1);
+
+		if (at + sizeof(h) > size)	/* records are 8-byte aligned */
+			break;
+		memcpy(&h, data + at, sizeof(h));
+		if (h.size < sizeof(h) || h.size > size || head - tail < h.size)
+			break;
+		for (uint64_t i = 0; i < h.size; i += 8)
+			sum += data[(at + i) & (size - 1)];
+		tail += h.size;
+		records++;
+	}
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
 }
 
 static void do_poll_fcntl(void)
@@ -716,32 +833,75 @@ static void do_misc(void)
 	}
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/*
+ * The share of each kind of call, in hundredths: where each kind's range
+ * ends, in enum op order (the default mix has no ring reads; -m takes
+ * them from plain reads).
+ */
+static const unsigned char mix_ends[2][OP_RING + 1] = {
+	{ 25, 35, 55, 63, 71, 77, 80, 82, 85, 100, 100 },
+	{ 25, 35, 55, 58, 66, 72, 75, 77, 80, 92, 100 },
+};
+
+static void storm_call(enum op kind)
+{
+	switch (kind) {
+	case OP_OPEN:
+		do_open();
+		break;
+	case OP_CLOSE:
+		do_close();
+		break;
+	case OP_IOCTL:
+		do_ioctl();
+		break;
+	case OP_READ:
+		do_read();
+		break;
+	case OP_MMAP:
+		do_mmap();
+		break;
+	case OP_POLL:
+		do_poll_fcntl();
+		break;
+	case OP_FORK:
+		do_fork();
+		break;
+	case OP_THREAD:
+		do_thread();
+		break;
+	case OP_MISC:
+		do_misc();
+		break;
+	case OP_RING:
+		do_ring_read();
+		break;
+	default:
+		workload(say("workload"));
+	}
+}
+
 static void storm_calls(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++) {
-		unsigned int op = below(100);
+		unsigned int draw = below(100);
+		enum op kind = OP_OPEN;
+		uint64_t start = now_ns();
 
+		while (draw >= mix_ends[cfg.mix][kind])
+			kind++;
 		calls++;
-		if (op < 25)
-			do_open();
-		else if (op < 35)
-			do_close();
-		else if (op < 55)
-			do_ioctl();
-		else if (op < 63)
-			do_read();
-		else if (op < 71)
-			do_mmap();
-		else if (op < 77)
-			do_poll_fcntl();
-		else if (op < 80)
-			do_fork();
-		else if (op < 82)
-			do_thread();
-		else if (op < 85)
-			do_misc();
-		else
-			workload(say("workload"));
+		storm_call(kind);
+		op_calls[kind]++;
+		op_ns[kind] += now_ns() - start;
 	}
 }
 
@@ -768,10 +928,17 @@ static void worker_report(int w)
 	       w, calls, opened, mapped,
 	       (now.tv_sec - storm_start.tv_sec) +
 	       (now.tv_nsec - storm_start.tv_nsec) / 1e9);
+	for (int k = 0; k < NR_OPS; k++)
+		if (op_calls[k])
+			printf("# cost w%d %s %lu calls %llu ns\n", w,
+			       op_names[k], op_calls[k], op_ns[k]);
 	fflush(stdout);
 }
 
-/* One worker: rounds of 200 calls until the deadline (or n calls). */
+/*
+ * One worker: rounds of 200 calls until the deadline, or until n calls:
+ * the first n calls of the same sequence.
+ */
 static void worker(time_t deadline, unsigned long n)
 {
 	snprintf(tag, sizeof(tag), "w%d", cfg.worker);
@@ -779,9 +946,18 @@ static void worker(time_t deadline, unsigned long n)
 	for (int i = 0; i < MAX_FDS; i++)
 		slots[i].fd = -1;
 	while (n ? calls < n : time(NULL) < deadline) {
-		storm_calls(n ? 1 : 200);
-		if (chance(5))
+		unsigned long round = 200;
+
+		if (n && n - calls < round)
+			round = n - calls;
+		storm_calls(round);
+		if (round == 200 && chance(5)) {
+			uint64_t start = now_ns();
+
 			tidy(say("tidy"));
+			op_calls[OP_TIDY]++;
+			op_ns[OP_TIDY] += now_ns() - start;
+		}
 	}
 	tidy(1);
 }
@@ -827,7 +1003,7 @@ int main(int argc, char **argv)
 	unsigned long n = 0;
 	time_t deadline;
 
-	while ((opt = getopt(argc, argv, "s:t:p:w:n:k:o:vxH")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:p:w:n:k:o:vxHmu")) != -1) {
 		switch (opt) {
 		case 's':
 			cfg.seed = strtoull(optarg, NULL, 0);
@@ -858,6 +1034,12 @@ int main(int argc, char **argv)
 		case 'H':	/* hotplug calls draw, but leave the CPUs be */
 			cfg.no_hotplug = 1;
 			break;
+		case 'm':
+			cfg.mix = 1;
+			break;
+		case 'u':
+			cfg.nobody = 1;
+			break;
 		case 'x':	/* exec'ed by a forked child: a short life */
 			for (int i = 0; i < 1000; i++)
 				__atomic_add_fetch(&watched[i & 3], 1,
@@ -866,7 +1048,7 @@ int main(int argc, char **argv)
 		default:
 usage:
 			fprintf(stderr, "usage: storm [-s seed] [-t seconds] %s\n",
-				"[-p workers] [-w worker] [-n calls] [-k skip] [-o ok] [-v] [-H]");
+				"[-p workers] [-w worker] [-n calls] [-k skip] [-o ok] [-v] [-H] [-m] [-u]");
 			return 2;
 		}
 	}
@@ -877,10 +1059,17 @@ usage:
 	sigaction(SIGIO, &signal_action, NULL);
 	sigaction(SIGUSR1, &signal_action, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (cfg.nobody &&
+	    (setgroups(0, NULL) || setgid(65534) || setuid(65534))) {
+		perror("storm: nobody");
+		return 2;
+	}
 	deadline = time(NULL) + seconds;
 	clock_gettime(CLOCK_MONOTONIC, &storm_start);
-	printf("# storm: seed %llu, %d workers, %d s, %u PMU types, %u tracepoints\n",
-	       cfg.seed, workers, seconds, cfg.nr_types, cfg.nr_tps);
+	printf("# storm: seed %llu, %d workers, %d s, %u PMU types, %u tracepoints%s%s\n",
+	       cfg.seed, workers, seconds, cfg.nr_types, cfg.nr_tps,
+	       cfg.mix ? ", a fuzzer's mix" : "",
+	       cfg.nobody ? ", as nobody" : "");
 	fflush(stdout);
 
 	if (only >= 0) {
