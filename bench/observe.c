@@ -2743,6 +2743,13 @@ static void bad_clock(struct perf_event_attr *a)
 	a->clockid = 1000;
 }
 
+/* a frequency above any perf_event_max_sample_rate the guests run at */
+static void freq_high(struct perf_event_attr *a)
+{
+	a->freq = 1;
+	a->sample_freq = 1 << 30;
+}
+
 static void open_order_child(void)
 {
 	struct perf_event_attr a;
@@ -2767,6 +2774,18 @@ static void open_order_child(void)
 	a.exclude_callchain_kernel = 1;
 	try_open("order.deep_chain.nobody.user_only", &a, 0, -1, -1, 0);
 	try_open("order.deep_chain.nobody.init_task", &a, 1, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	freq_high(&a);
+	try_open("order.freq_high.nobody.kernel", &a, 0, -1, -1, 0);
+	a.exclude_kernel = 1;
+	a.namespaces = 1;
+	try_open("order.freq_high.nobody.namespaces", &a, 0, -1, -1, 0);
+	a.namespaces = 0;
+	try_open("order.freq_high.nobody.user", &a, 0, -1, -1, 0);
+	try_open("order.freq_high.nobody.init_task", &a, 1, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.sample_period = 1ULL << 63;
+	try_open("order.period_bit63.nobody.kernel", &a, 0, -1, -1, 0);
 	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
 	bad_clock(&a);
 	try_open("order.bad_clockid.nobody.kernel", &a, 0, -1, -1, 0);
@@ -2991,6 +3010,22 @@ static void observe_open_order(void)
 	try_open("order.deep_chain.bad_flags", &a, 0, -1, -1, 1UL << 40);
 	try_open("order.deep_chain.bad_cpu", &a, 0, 100000, -1, 0);
 	try_open("order.deep_chain.no_task", &a, 1 << 30, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_MAX + 7);
+	freq_high(&a);
+	try_open("order.freq_high.unknown_sw", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	freq_high(&a);
+	try_open("order.freq_high.no_task", &a, 1 << 30, -1, -1, 0);
+	try_open("order.freq_high.bad_flags", &a, 0, -1, -1, 1UL << 40);
+	a.sigtrap = 1;
+	try_open("order.freq_high.sigtrap_alone", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	freq_high(&a);
+	a.sample_type = PERF_SAMPLE_MAX;
+	try_open("order.freq_high.bad_sample_type", &a, 0, -1, -1, 0);
+	sw(&a, PERF_COUNT_SW_MAX + 7);
+	a.sample_period = 1ULL << 63;
+	try_open("order.period_bit63.unknown_sw", &a, 0, -1, -1, 0);
 	sw(&a, PERF_COUNT_SW_MAX + 7);
 	bad_clock(&a);
 	try_open("order.bad_clockid.unknown_sw", &a, 0, -1, -1, 0);

@@ -1188,7 +1188,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	struct perf_event *event;
 	int err;
 
-	err = perf_attr_check(attr);
+	err = perf_attr_check(attr) ?: perf_attr_check_period(attr);
 	if (err)
 		return ERR_PTR(err);
 	if (!task && (cpu < 0 || cpu >= nr_cpu_ids))

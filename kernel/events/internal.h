@@ -334,6 +334,7 @@ ssize_t perf_read_format(struct perf_event *event, char __user *buf,
 
 /* syscall.c */
 int perf_attr_check(struct perf_event_attr *attr);
+int perf_attr_check_period(struct perf_event_attr *attr);
 extern const struct file_operations perf_fops;
 
 /* pmu.c */

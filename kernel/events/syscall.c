@@ -184,15 +184,24 @@ int perf_attr_check(struct perf_event_attr *attr)
 	if ((attr->sample_type & PERF_SAMPLE_CGROUP) &&
 	    !IS_ENABLED(CONFIG_CGROUP_PERF))
 		return -EINVAL;
-	if (attr->freq) {
-		if (attr->sample_freq > sysctl_perf_event_sample_rate)
-			return -EINVAL;
-	} else if (attr->sample_period & (1ULL << 63)) {
-		return -EINVAL;
-	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_attr_check);
+
+/*
+ * The sampling rate: a frequency above perf_event_max_sample_rate, or a
+ * period with bit 63 set.  The system call makes this check after its
+ * access checks and before the target task is looked up: a caller
+ * without the right to an event hears EACCES first.
+ */
+int perf_attr_check_period(struct perf_event_attr *attr)
+{
+	if (attr->freq)
+		return attr->sample_freq > sysctl_perf_event_sample_rate ?
+		       -EINVAL : 0;
+	return attr->sample_period & (1ULL << 63) ? -EINVAL : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_attr_check_period);
 
 /*
  * Privilege checks of perf_event_open(2) on @attr alone; those of the
@@ -669,6 +678,9 @@ static int open_validate(struct perf_open *o)
 	if (o->flags & ~PERF_FLAG_ALL)
 		return -EINVAL;
 	ret = perf_open_access(&o->attr);
+	if (ret)
+		return ret;
+	ret = perf_attr_check_period(&o->attr);
 	if (ret)
 		return ret;
 	/* a cgroup event: pid is a cgroup directory's fd, cpu one CPU */

@@ -293,6 +293,33 @@ TEST(level_2_keeps_kernel_addresses)
 	ASSERT_EQ(0, write_int_file(PARANOID, saved));
 }
 
+/*
+ * The access checks come before the sampling rate's: a frequency above
+ * perf_event_max_sample_rate is EACCES for a caller who may not count the
+ * kernel, EINVAL for one who may.
+ */
+TEST(access_before_sample_rate)
+{
+	struct perf_event_attr attr;
+	long saved;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.exclude_kernel = 0;
+	attr.freq = 1;
+	attr.sample_freq = 1U << 30;
+	if (geteuid() != 0)
+		SKIP(return, "needs root to set " PARANOID);
+	ASSERT_EQ(0, set_level(2, &saved));
+	EXPECT_EQ(EACCES, open_as_nobody(&attr, 0, -1, 0));
+	attr.exclude_kernel = 1;
+	EXPECT_EQ(EINVAL, open_as_nobody(&attr, 0, -1, 0));
+	attr.exclude_kernel = 0;
+	attr.freq = 0;
+	attr.sample_period = 1ULL << 63;
+	EXPECT_EQ(EACCES, open_as_nobody(&attr, 0, -1, 0));
+	ASSERT_EQ(0, write_int_file(PARANOID, saved));
+}
+
 /* CAP_PERFMON may monitor another user's task, without ptrace rights. */
 TEST(perfmon_monitors_other_users)
 {
