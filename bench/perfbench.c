@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -667,6 +668,77 @@ static double inherit_fork(long k)
 	return (double)t0 / n;
 }
 
+/*
+ * mmap() and munmap() of a counter's ring of @pages data pages; with
+ * @pages negative, every page is read in between (the faults a reader
+ * takes, where a kernel maps the pages as they are touched).
+ */
+static double mmap_ring(long pages)
+{
+	int touch_all = pages < 0, fd = open_counter(0, 0, 0);
+	const int n = 50;
+	volatile char sink;
+	uint64_t t0;
+
+	if (touch_all)
+		pages = -pages;
+	t0 = now();
+	for (int i = 0; i < n; i++) {
+		size_t len = (1 + pages) * page_size;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       fd, 0);
+
+		if (p == MAP_FAILED)
+			exit(1);
+		for (long j = 0; touch_all && j <= pages; j++)
+			sink = p[j * page_size];
+		munmap(p, len);
+	}
+	t0 = now() - t0;
+	(void)sink;
+	close(fd);
+	return (double)t0 / n;
+}
+
+/* prctl() disable and enable of the caller's @k events */
+static double prctl_toggle(long k)
+{
+	const int n = 100;
+	uint64_t t0;
+
+	open_many(k, 0, 0, 0);
+	t0 = now();
+	for (int i = 0; i < n; i++) {
+		prctl(PR_TASK_PERF_EVENTS_DISABLE);
+		prctl(PR_TASK_PERF_EVENTS_ENABLE);
+	}
+	t0 = now() - t0;
+	close_many(k);
+	return (double)t0 / n;
+}
+
+/* A move to the other CPU and back while the caller has @k events. */
+static double migrate(long k)
+{
+	const int n = 50;
+	cpu_set_t one, zero;
+	uint64_t t0;
+
+	CPU_ZERO(&zero);
+	CPU_SET(0, &zero);
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	open_many(k, 0, 0, 0);
+	t0 = now();
+	for (int i = 0; i < n; i++) {
+		sched_setaffinity(0, sizeof(one), &one);
+		sched_setaffinity(0, sizeof(zero), &zero);
+	}
+	t0 = now() - t0;
+	close_many(k);
+	return (double)t0 / n;
+}
+
 /* Does the guest have a hardware PMU? */
 static int have_hw(void)
 {
@@ -735,6 +807,12 @@ int main(void)
 		snprintf(name, sizeof(name), "inherit_fork_%ld", ks[i]);
 		figure(name, inherit_fork, ks[i]);
 	}
+	figure("mmap_ring_1", mmap_ring, 1);
+	figure("mmap_ring_8", mmap_ring, 8);
+	figure("mmap_ring_8_read", mmap_ring, -8);
+	figure("prctl_toggle_16", prctl_toggle, 16);
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		figure("migrate_16", migrate, 16);
 	if (have_hw()) {
 		figure("read_hw", read_hw, 500);
 		figure("sample_hw", sample_hw, 3000000);

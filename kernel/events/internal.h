@@ -438,8 +438,9 @@ static inline bool perf_bpf_overflow(struct perf_event *event,
  *
  * event->mmap_mutex guards event->rb changes (mmap, munmap, SET_OUTPUT);
  * readers in the output path use rcu_dereference(event->rb).
- * rb->event_lock (spinlock) guards rb->event_list, the events writing into
- * the buffer, which its wakeups reach.
+ * rb->event_lock (spinlock, IRQs off) guards rb->event_list, the events
+ * writing into the buffer, which its wakeups reach; the list's walkers
+ * hold it.
  */
 /* pages charged to a user's perf_event_mlock_kb share and to an mm */
 struct perf_mlock {

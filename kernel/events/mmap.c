@@ -196,15 +196,16 @@ static void perf_vm_open(struct vm_area_struct *vma)
 static struct perf_event *rb_live_writer(struct perf_buffer *rb)
 {
 	struct perf_event *writer, *found = NULL;
+	unsigned long flags;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(writer, &rb->event_list, rb_entry) {
+	spin_lock_irqsave(&rb->event_lock, flags);
+	list_for_each_entry(writer, &rb->event_list, rb_entry) {
 		if (atomic_long_inc_not_zero(&writer->refcount)) {
 			found = writer;
 			break;
 		}
 	}
-	rcu_read_unlock();
+	spin_unlock_irqrestore(&rb->event_lock, flags);
 	return found;
 }
 

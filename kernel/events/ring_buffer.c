@@ -14,7 +14,8 @@
  * Locking: none on the write side, which runs with preemption off on the
  * CPU where the writing event is active; all events that share a buffer
  * are bound to one CPU or one task, so one CPU writes at a time.
- * rb->event_lock guards rb->event_list.  The buffer is freed after an RCU
+ * rb->event_lock (IRQs off; never taken in NMI) guards rb->event_list, and
+ * its walkers hold it.  The buffer is freed after an RCU
  * grace period once its last reference (each attached event, each
  * mapping) is gone.
  */
@@ -68,25 +69,17 @@ void perf_rb_put(struct perf_buffer *rb)
 }
 
 /*
- * Make @rb the output of @event, taking a reference; mmap_mutex held, may
- * sleep.  When @event left another buffer's list since the last grace
- * period, a wakeup may still be walking that list through @event's entry:
- * linked into @rb's list now, the entry would lead that walker away from
- * its own list's head, round @rb's list for ever (SET_OUTPUT racing the
- * munmap() of the target's buffer).  So the entry waits out that grace
- * period before it is reused.
+ * Make @rb the output of @event, taking a reference; mmap_mutex held.  The
+ * list is walked only under rb->event_lock, so an event's entry may move
+ * to another buffer's list at once: no walker can be on it meanwhile.
  */
 void perf_rb_attach(struct perf_event *event, struct perf_buffer *rb)
 {
 	unsigned long flags;
 
-	if (event->rcu_pending) {
-		cond_synchronize_rcu(event->rcu_batches);
-		event->rcu_pending = 0;
-	}
 	refcount_inc(&rb->refcount);
 	spin_lock_irqsave(&rb->event_lock, flags);
-	list_add_rcu(&event->rb_entry, &rb->event_list);
+	list_add(&event->rb_entry, &rb->event_list);
 	spin_unlock_irqrestore(&rb->event_lock, flags);
 	rcu_assign_pointer(event->rb, rb);
 	perf_event_update_userpage(event);
@@ -101,11 +94,8 @@ void perf_rb_detach(struct perf_event *event)
 	if (!rb)
 		return;
 	spin_lock_irqsave(&rb->event_lock, flags);
-	list_del_rcu(&event->rb_entry);
+	list_del_init(&event->rb_entry);
 	spin_unlock_irqrestore(&rb->event_lock, flags);
-	/* the grace period the entry waits for before perf_rb_attach() */
-	event->rcu_batches = get_state_synchronize_rcu();
-	event->rcu_pending = 1;
 	RCU_INIT_POINTER(event->rb, NULL);
 	/* a waiter on the event must see that the buffer is gone */
 	wake_up_all(&event->waitq);
@@ -133,11 +123,13 @@ void perf_rb_wakeup(struct perf_buffer *rb)
 {
 	struct perf_event *event;
 
+	unsigned long flags;
+
 	atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM);
-	rcu_read_lock();
-	list_for_each_entry_rcu(event, &rb->event_list, rb_entry)
+	spin_lock_irqsave(&rb->event_lock, flags);
+	list_for_each_entry(event, &rb->event_list, rb_entry)
 		wake_up_all(&event->waitq);
-	rcu_read_unlock();
+	spin_unlock_irqrestore(&rb->event_lock, flags);
 }
 
 /* Ask for a wakeup of @handle's readers when the record is published. */
