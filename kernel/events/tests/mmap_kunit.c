@@ -238,10 +238,65 @@ static void aux_mapping_needs_buffer_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->event->mmap_count), 0);
 }
 
+/*
+ * An AUX area of @aux_pages pages, asked for after the data pages: its
+ * errno, with the buffer's mapping count put back either way.
+ */
+static long map_big_aux(struct kunit *test, unsigned long aux_pages)
+{
+	struct map_fixture *f = test->priv;
+	unsigned long data, aux;
+	long ret;
+
+	data = map_at(test, MAP_LEN, 0);
+	KUNIT_ASSERT_TRUE(test, mapped_ok(data));
+	WRITE_ONCE(f->event->rb->user_page->aux_offset, MAP_LEN);
+	WRITE_ONCE(f->event->rb->user_page->aux_size, aux_pages << PAGE_SHIFT);
+	aux = map_at(test, aux_pages << PAGE_SHIFT, MAP_LEN);
+	ret = mapped_ok(aux) ? 0 : (long)aux;
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, vm_munmap(aux, aux_pages << PAGE_SHIFT), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->event->mmap_count), 1);
+	KUNIT_ASSERT_EQ(test, vm_munmap(data, MAP_LEN), 0);
+	KUNIT_EXPECT_NULL(test, f->event->rb);
+	return ret;
+}
+
+/*
+ * An area whose page array alone is past the page allocator's largest
+ * order (4 GiB of 4 KiB pages: an 8 MiB array) is refused before any
+ * allocation: ENOMEM, and no allocator warning in the kernel log, which
+ * the test harness would report.  The caller may lock that much memory
+ * (CAP_IPC_LOCK), so only this bound stands in the way.
+ */
+static void aux_page_array_past_max_order_test(struct kunit *test)
+{
+	unsigned long nr = roundup_pow_of_two((PAGE_SIZE << MAX_PAGE_ORDER) /
+					      sizeof(void *) + 1);
+
+	KUNIT_EXPECT_EQ(test, map_big_aux(test, nr), -ENOMEM);
+}
+
+/*
+ * A PMU that cannot scatter its output needs the area as one block: one
+ * past the largest order gets ENOMEM (the allocator, asked quietly, would
+ * refuse it too), one within it is mapped.
+ */
+static void aux_contiguous_past_max_order_test(struct kunit *test)
+{
+	map_aux_pmu.capabilities |= PERF_PMU_CAP_AUX_NO_SG;
+	KUNIT_EXPECT_EQ(test, map_big_aux(test, 2UL << MAX_PAGE_ORDER),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, map_big_aux(test, 4), 0);
+	map_aux_pmu.capabilities &= ~PERF_PMU_CAP_AUX_NO_SG;
+}
+
 static struct kunit_case map_cases[] = {
 	KUNIT_CASE(aux_mapping_keeps_writers_test),
 	KUNIT_CASE(aux_mapping_refused_test),
 	KUNIT_CASE(aux_mapping_needs_buffer_test),
+	KUNIT_CASE(aux_page_array_past_max_order_test),
+	KUNIT_CASE(aux_contiguous_past_max_order_test),
 	{}
 };
 
