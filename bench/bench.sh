@@ -42,11 +42,15 @@ for arch in $archs; do
 			> "$BUILD/perfbench-$kernel-$arch.txt" || true
 		grep -q '^perfbench done' "$logfile" ||
 			log "warning: perfbench did not finish on $kernel $arch"
-		# "# cost w0 open 812 calls 91234567 ns" -> "storm_open 112073"
-		awk '/^# cost w0 / { printf "storm_%s %d\n", $4, $7 / $5 }' \
+		# "# cost w0 open 812 calls 91234567 ns" -> "perfbench storm_open 112073"
+		awk '/^# cost w0 / { printf "perfbench storm_%s %d\n", $4, $7 / $5 }' \
 			"$logfile" > "$BUILD/stormcost-$kernel-$arch.txt"
 		grep -q '^# worker 0: ' "$logfile" ||
 			log "warning: the storm did not finish on $kernel $arch"
+		# the RCU stall and lockup detectors are on in both guests
+		TALLY=/dev/null "$TOP/bench/report.sh" "$kernel-$arch" \
+			"$logfile" | grep -E ' kernel-log +FAIL' |
+			sed 's/^/[bench] warning: /' >&2 || true
 	done
 	cat "$BUILD/stormcost-series-$arch.txt" \
 		>> "$BUILD/perfbench-series-$arch.txt"

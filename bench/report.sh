@@ -152,7 +152,7 @@ inleak && obj != "" && /\[<[0-9a-f]+>\]/ {
 # complaints of the kernel itself: any of these fails the run (the kmemleak
 # "Cannot allocate a scan area" is not: it scans the whole object instead,
 # and fault injection (kselftest faults) makes it happen)
-/(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak: (Memory pool empty|Kernel memory leak detector disabled|Cannot (allocate a kmemleak_object|insert))|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic|stalls? on CPU|blocked for more than [0-9]+ seconds)/ {
+/(^|[] ])(BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|kmemleak: (Memory pool empty|Kernel memory leak detector disabled|Cannot (allocate a kmemleak_object|insert))|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic|stalls? on CPU|hard LOCKUP|blocked for more than [0-9]+ seconds)/ {
 	splat_close()
 	splat = $0; splatbase = ""; splatlines = 0
 	next

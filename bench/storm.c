@@ -530,7 +530,7 @@ static void do_ioctl(void)
 	int fd = any_fd();
 	uint64_t arg = below(3) == 0 ? rnd() : below(4);
 	const char *filter;
-	int made, out;
+	int made, out, ret = 0;
 
 	if (fd < 0)
 		return;
@@ -539,33 +539,38 @@ static void do_ioctl(void)
 	case PERF_EVENT_IOC_PERIOD:
 	case PERF_EVENT_IOC_ID:
 		if (made)
-			ioctl(fd, cmd, &arg);
+			ret = ioctl(fd, cmd, &arg);
 		break;
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		out = chance(20) ? -1 : any_fd();
 		if (made)
-			ioctl(fd, cmd, out);
+			ret = ioctl(fd, cmd, out);
 		break;
 	case PERF_EVENT_IOC_SET_FILTER:
 		filter = chance(50) ? "common_pid != 0" : "filter 0x1000/8@/bin/sh";
 		if (made)
-			ioctl(fd, cmd, filter);
+			ret = ioctl(fd, cmd, filter);
 		break;
 	case PERF_EVENT_IOC_SET_BPF:
 		if (made)
-			ioctl(fd, cmd, -1);
+			ret = ioctl(fd, cmd, -1);
 		break;
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		random_attr(&a);
 		a.type = PERF_TYPE_BREAKPOINT;
 		if (made)
-			ioctl(fd, cmd, &a);
+			ret = ioctl(fd, cmd, &a);
 		break;
 	default:
 		arg = chance(30) ? PERF_IOC_FLAG_GROUP : arg;
 		if (made)
-			ioctl(fd, cmd, arg);
+			ret = ioctl(fd, cmd, arg);
 	}
+	/* what it was given and what it answered, with -v */
+	if (made && cmd == PERF_EVENT_IOC_SET_OUTPUT)
+		said(ret == 0, "%d (to %d)", ret, out);
+	else if (made)
+		said(ret >= 0, "%d", ret);
 }
 
 static void do_read(void)
@@ -625,6 +630,9 @@ static void do_mmap(void)
 
 		s->ring = map(NULL, len, prot, MAP_SHARED, s->fd, off);
 		s->ring_rw = (prot & PROT_WRITE) && !off;
+		if (map == mmap && (off || !(prot & PROT_WRITE)))
+			said(1, "%s at offset %ld", prot & PROT_WRITE ?
+			     "read-write" : "read-only", (long)off);
 	} else {
 		/* the draws in the arguments, as ever, made or not */
 		s->ring = map(NULL, len,
