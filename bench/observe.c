@@ -3204,6 +3204,50 @@ static void x86_raw_configs(void)
 }
 
 /*
+ * precise_ip 1 to 3 with configs good and bad of each type: whether the
+ * skid level is refused before the config is read (no PEBS, no IBS).
+ */
+static void x86_precise(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t type;
+		uint64_t config;
+	} ev[] = {
+		{ "hw_cycles", PERF_TYPE_HARDWARE, 0 },
+		{ "hw_bad", PERF_TYPE_HARDWARE, 0x77 },
+		{ "cache_ok", PERF_TYPE_HW_CACHE, 0x10000 },
+		{ "cache_bad", PERF_TYPE_HW_CACHE, 0x20307 },
+		{ "cache_none", PERF_TYPE_HW_CACHE, 0x00005 },
+		{ "raw_cycles", PERF_TYPE_RAW, 0x003c },
+		{ "raw_bad_bits", PERF_TYPE_RAW, 1ULL << 63 | 0x3c },
+	};
+	struct perf_event_attr a;
+	char key[96];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(ev); i++) {
+		for (unsigned int p = 1; p <= 3; p++) {
+			x86_raw(&a, ev[i].config);
+			a.type = ev[i].type;
+			a.precise_ip = p;
+			snprintf(key, sizeof(key), "hw.x86.precise%u.%s", p,
+				 ev[i].name);
+			try_open(key, &a, 0, -1, -1, 0);
+		}
+		/* beside a branch stack: which refusal comes first */
+		x86_raw(&a, ev[i].config);
+		a.type = ev[i].type;
+		a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				       PERF_SAMPLE_BRANCH_USER;
+		a.sample_period = 100000;
+		snprintf(key, sizeof(key), "hw.x86.branch_stack.%s",
+			 ev[i].name);
+		try_open(key, &a, 0, -1, -1, 0);
+	}
+}
+
+/*
  * A group of general-purpose-only events (raw 0xc4) grows until its open
  * fails: @leader_off and @members_off say which are opened disabled.
  */
@@ -3386,6 +3430,7 @@ static void observe_x86_pmu(void)
 	}
 	say("hw.x86", "cpu PMU");
 	x86_raw_configs();
+	x86_precise();
 	x86_capacity();
 	x86_counts();
 }

@@ -515,13 +515,22 @@ static int event_evsel(struct x86_core_pmu *core, struct perf_event *event,
 		return x86_core_map_cache_event(&core->desc,
 						attr->config & PERF_HW_EVENT_MASK,
 						evsel);
-	case PERF_TYPE_RAW:
-		return x86_core_check_raw(&core->desc, attr->config, evsel);
 	default:
-		if (core->pmu && attr->type == core->pmu->type)
-			return x86_core_check_raw(&core->desc, attr->config,
-						  evsel);
-		return -ENOENT;
+		return x86_core_check_raw(&core->desc, attr->config, evsel);
+	}
+}
+
+/* Is @attr's type one the core PMU answers for? */
+static bool event_is_ours(const struct x86_core_pmu *core,
+			  const struct perf_event_attr *attr)
+{
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		return true;
+	default:
+		return core->pmu && attr->type == core->pmu->type;
 	}
 }
 
@@ -557,11 +566,12 @@ static void start_freq_period(const struct x86_core_pmu *core,
  * can ever be on the counters at once.
  *
  * Return: 0; -ENOENT for an event that is not the core PMU's or that the
- * CPU cannot count; -EINVAL for a bad config, both host and guest
+ * CPU cannot count; -EOPNOTSUPP for precise_ip (no PEBS or IBS), checked
+ * first, or a branch stack (no LBR or BRS: on AMD before the config is
+ * decoded, on Intel after); -EINVAL for a bad config, both host and guest
  * excluded on AMD, XMM registers to sample, Intel's branch counters, or
  * a group that can never fit; -EACCES for AnyThread without the right to
- * watch the whole CPU; -EOPNOTSUPP for precise_ip or a branch stack (no
- * PEBS, LBR or IBS).
+ * watch the whole CPU.
  */
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
@@ -570,6 +580,17 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	u64 evsel;
 	int ret;
 
+	if (!event_is_ours(core, attr))
+		return -ENOENT;
+	/*
+	 * What the hardware lacks is refused before the event is decoded:
+	 * a skid level (no PEBS or IBS), and on AMD a branch stack (no BRS
+	 * or LbrExtV2), whatever the config.
+	 */
+	if (attr->precise_ip)
+		return -EOPNOTSUPP;
+	if (core->desc.vendor == X86_CORE_AMD && has_branch_stack(event))
+		return -EOPNOTSUPP;
 	ret = event_evsel(core, event, &evsel);
 	if (ret)
 		return ret;
@@ -582,8 +603,6 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 		if (ret)
 			return ret;
 	}
-	if (attr->precise_ip)
-		return -EOPNOTSUPP;
 	/*
 	 * Intel's branch counters (the counts of the events of the group
 	 * beside each branch record) come with architectural LBR on CPUs no

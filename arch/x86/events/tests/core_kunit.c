@@ -401,6 +401,24 @@ static void perf_x86_core_event_init(struct kunit *test)
 	ev->attr.precise_ip = 1;
 	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), -EOPNOTSUPP);
 
+	/* the skid level before the config: even a config that is refused */
+	ev = new_event(skl, HW, PERF_COUNT_HW_MAX + 1, 0);
+	ev->attr.precise_ip = 2;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), -EOPNOTSUPP);
+	ev = new_event(zen, PERF_TYPE_HW_CACHE, 0x20307, 0);
+	ev->attr.precise_ip = 3;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), -EOPNOTSUPP);
+
+	/* a branch stack: on AMD before the config, on Intel after it */
+	ev = new_event(zen, HW, PERF_COUNT_HW_MAX + 1, 0);
+	ev->attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	ev->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), -EOPNOTSUPP);
+	ev = new_event(skl, HW, PERF_COUNT_HW_MAX + 1, 0);
+	ev->attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	ev->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), -EINVAL);
+
 	ev = new_event(skl, HW, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 0);
 	KUNIT_EXPECT_EQ(test, x86_core_event_init(&skl->core, ev), -ENOENT);
 
