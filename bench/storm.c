@@ -917,10 +917,17 @@ static void storm_calls(unsigned long n)
 static void tidy(int made)
 {
 	for (int i = 0; i < MAX_FDS; i++) {
+		uint64_t start = now_ns();
+		int fd = slots[i].fd;
+
 		unmap(&slots[i], 0, made);
-		if (slots[i].fd >= 0 && made)
-			close(slots[i].fd);
+		if (fd >= 0 && made)
+			close(fd);
 		slots[i].fd = -1;
+		/* -v: the slow ones, by fd (its open says what it was) */
+		if (cfg.verbose && made && fd >= 0 && now_ns() - start > 1000000)
+			printf("%s.%lu tidy: fd %d took %llu ns\n", tag, calls,
+			       fd, (unsigned long long)(now_ns() - start));
 	}
 	if (made)
 		prctl(PR_TASK_PERF_EVENTS_ENABLE);
