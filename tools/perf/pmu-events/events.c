@@ -12,10 +12,12 @@
  * mask fields are written as numbers: below 10 in decimal, else as 0x hex;
  * the others keep the text of the file.
  *
- * Descriptions lose trailing blanks and one final full stop, and gain the
+ * Event descriptions lose one final full stop (or ". "), and gain the
  * notes the x86 files carry as fields: "Supports address when precise"
  * (Data_LA), "Spec update: ..." (Errata) and "(Precise event)" or "(Must
- * be precise)" (PEBS 1 or 2).
+ * be precise)" (PEBS 1 or 2; on neither description if the brief one
+ * already says "(Precise Event)" or "(Precise event)").  The notes go only on descriptions the object writes
+ * itself, not on those it takes from its ArchStdEvent.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -72,8 +74,22 @@ static const struct {
 struct fields {
 	const char *key[64];
 	const char *val[64];
+	bool overridden[64];	/* a standard member the object set again */
 	int nr;
+	int nr_std;		/* the first nr_std came from the ArchStdEvent */
 };
+
+/* Was @key written in the object itself, not taken from its ArchStdEvent? */
+static bool own(const struct fields *f, const char *key)
+{
+	for (int i = f->nr_std; i < f->nr; i++)
+		if (!strcmp(f->key[i], key))
+			return true;
+	for (int i = 0; i < f->nr_std; i++)
+		if (!strcmp(f->key[i], key))
+			return f->overridden[i];
+	return false;
+}
 
 static const char *get(const struct fields *f, const char *key)
 {
@@ -89,6 +105,7 @@ static int put(struct fields *f, const char *key, const char *val)
 	for (int i = 0; i < f->nr; i++) {
 		if (!strcmp(f->key[i], key)) {
 			f->val[i] = val;
+			f->overridden[i] = true;
 			return 0;
 		}
 	}
@@ -202,11 +219,15 @@ static void raw_term(struct strbuf *sb, const char *term, const char *val)
 	sb_addf(sb, "%s=%s", term, val);
 }
 
-/* x86 events on the fixed counters, which the files give no code for. */
+/*
+ * x86 events on the fixed counters: whatever the file says, these names
+ * always get the encoding of the general-purpose counter equivalent.
+ */
 static const struct {
 	const char *name, *encoding;
 } fixed_events[] = {
 	{ "inst_retired.any", "event=0xc0,period=2000003" },
+	{ "inst_retired.any_p", "event=0xc0,period=2000003" },
 	{ "cpu_clk_unhalted.ref", "event=0x0,umask=0x03,period=2000003" },
 	{ "cpu_clk_unhalted.thread", "event=0x3c,period=2000003" },
 	{ "cpu_clk_unhalted.core", "event=0x3c,period=2000003" },
@@ -256,6 +277,9 @@ static char *encoding(const struct fields *f, const char *name,
 	const char *v;
 	size_t i;
 
+	for (i = 0; i < sizeof(fixed_events) / sizeof(fixed_events[0]); i++)
+		if (!strcmp(name, fixed_events[i].name))
+			return xstrdup(fixed_events[i].encoding);
 	if ((v = get(f, "EventCode"))) {
 		if (!hex_term(&sb, "event", v, true))
 			goto bad_code;
@@ -266,9 +290,6 @@ static char *encoding(const struct fields *f, const char *name,
 		if (!hex_term(&sb, "eventid", v, true))
 			goto bad_code;
 	} else {
-		for (i = 0; i < sizeof(fixed_events) / sizeof(fixed_events[0]); i++)
-			if (!strcmp(name, fixed_events[i].name))
-				return xstrdup(fixed_events[i].encoding);
 		sb_add(&sb, "event=0");
 	}
 	if ((v = get(f, "NodeType")) && !hex_term(&sb, "type", v, false)) {
@@ -302,8 +323,14 @@ static char *encoding(const struct fields *f, const char *name,
 				file, line, v);
 			goto fail;
 		}
-		if (index && val)
-			raw_term(&sb, msrs[i].term, val);
+		/*
+		 * An MSRIndex without MSRValue (two nehalem/westmere
+		 * events) is written "<term>=None", as stock perf writes it:
+		 * the string is what "perf list" shows and what the tool
+		 * parses.
+		 */
+		if (index)
+			raw_term(&sb, msrs[i].term, val ? val : "None");
 	}
 	for (i = 0; i < sizeof(late_terms) / sizeof(late_terms[0]); i++) {
 		v = get(f, late_terms[i].key);
@@ -327,22 +354,30 @@ fail:
 
 /* --- descriptions --- */
 
+/* Does the brief description already say that the event is precise? */
+static bool precise_said(const char *brief)
+{
+	return brief && (strstr(brief, "(Precise Event)") ||
+			 strstr(brief, "(Precise event)"));
+}
+
+/* @f is NULL for a metric: no notes. */
 static char *describe(const char *text, const struct fields *f)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *errata = get(f, "Errata");
-	const char *pebs = get(f, "PEBS");
-	const char *data_la = get(f, "Data_LA");
+	const char *errata = f ? get(f, "Errata") : NULL;
+	const char *pebs = f ? get(f, "PEBS") : NULL;
+	const char *data_la = f ? get(f, "Data_LA") : NULL;
 	size_t len;
 	bool sep = false;
 
 	if (!text || !*text)
 		return NULL;
 	len = strlen(text);
-	while (len && isspace((unsigned char)text[len - 1]))
-		len--;
 	if (len && text[len - 1] == '.')
 		len--;
+	else if (len > 1 && text[len - 2] == '.' && text[len - 1] == ' ')
+		len -= 2;
 	sb_addn(&sb, text, len);
 	if (data_la && strcmp(data_la, "0")) {
 		sb_add(&sb, "  Supports address when precise");
@@ -352,10 +387,12 @@ static char *describe(const char *text, const struct fields *f)
 		sb_add(&sb, sep ? ".  Spec update: " : "  Spec update: ");
 		sb_add(&sb, errata);
 	}
-	if (pebs && !strcmp(pebs, "1"))
-		sb_add(&sb, " (Precise event)");
-	else if (pebs && !strcmp(pebs, "2"))
-		sb_add(&sb, " (Must be precise)");
+	if (pebs && !precise_said(get(f, "BriefDescription"))) {
+		if (!strcmp(pebs, "1"))
+			sb_add(&sb, " (Precise event)");
+		else if (!strcmp(pebs, "2"))
+			sb_add(&sb, " (Must be precise)");
+	}
 	return sb_detach(&sb);
 }
 
@@ -418,8 +455,10 @@ static int add_event(struct table *t, const struct fields *f,
 		return -1;
 	}
 	e->topic = xstrdup(topic);
-	e->desc = describe(get(f, "BriefDescription"), f);
-	e->long_desc = describe(get(f, "PublicDescription"), f);
+	e->desc = describe(get(f, "BriefDescription"),
+			   own(f, "BriefDescription") ? f : NULL);
+	e->long_desc = describe(get(f, "PublicDescription"),
+				own(f, "PublicDescription") ? f : NULL);
 	e->pmu = pmu_name(get(f, "Unit"));
 	e->unit = dup_or_null(get(f, "ScaleUnit"));
 	e->compat = dup_or_null(get(f, "Compat"));
@@ -460,8 +499,8 @@ static int add_metric(struct table *t, const struct fields *f,
 	m->metric_group = dup_or_null(get(f, "MetricGroup"));
 	m->unit = dup_or_null(get(f, "ScaleUnit"));
 	m->compat = dup_or_null(get(f, "Compat"));
-	m->desc = dup_or_null(get(f, "BriefDescription"));
-	m->long_desc = dup_or_null(get(f, "PublicDescription"));
+	m->desc = describe(get(f, "BriefDescription"), NULL);
+	m->long_desc = describe(get(f, "PublicDescription"), NULL);
 	m->metricgroup_no_group = dup_or_null(get(f, "MetricgroupNoGroup"));
 	m->default_metricgroup_name =
 		dup_or_null(get(f, "DefaultMetricgroupName"));
@@ -516,6 +555,7 @@ int add_json_object(struct table *t, const struct json *obj, const char *file,
 		}
 		if (collect(&f, se, stdfile, true))
 			return -1;
+		f.nr_std = f.nr;
 	}
 	if (collect(&f, obj, file, true))
 		return -1;

@@ -30,6 +30,7 @@ enum node_kind { N_LEAF, N_BIN, N_NEG, N_IF, N_CALL };
 struct node {
 	enum node_kind kind;
 	char op;		/* N_BIN */
+	bool number;		/* N_LEAF: a number, not a symbol */
 	char *text;		/* N_LEAF: the token; N_CALL: the function */
 	struct node *a, *b, *c;	/* operands; N_IF: a if b else c */
 };
@@ -208,7 +209,6 @@ static int binary_prec(char op)
 	return 0;
 }
 
-#define PREC_IF		1
 #define PREC_UNARY	8
 #define PREC_ATOM	9
 
@@ -234,6 +234,7 @@ static struct node *parse_primary(struct lexer *lx)
 	switch (lx->tok) {
 	case T_NUM: case T_ID: case T_LIT: case T_NAN:
 		n = leaf(lx->tok == T_NAN ? "NaN" : lx->text);
+		n->number = lx->tok == T_NUM;
 		next(lx);
 		return n;
 	case T_OP:
@@ -363,8 +364,7 @@ static int node_prec(const struct node *n)
 	switch (n->kind) {
 	case N_BIN: return binary_prec(n->op);
 	case N_NEG: return PREC_UNARY;
-	case N_IF: return PREC_IF;
-	default: return PREC_ATOM;
+	default: return PREC_ATOM;	/* N_IF prints its own parentheses */
 	}
 }
 
@@ -397,23 +397,132 @@ static void print_node(struct strbuf *sb, const struct node *n)
 		print_sub(sb, n->b, node_prec(n->b) <= p);
 		break;
 	case N_IF:
-		print_sub(sb, n->a, node_prec(n->a) <= PREC_IF);
+		/* Always in parentheses, wherever it stands. */
+		sb_addc(sb, '(');
+		print_node(sb, n->a);
 		sb_add(sb, " if ");
-		print_sub(sb, n->b, node_prec(n->b) <= PREC_IF);
+		print_node(sb, n->b);
 		sb_add(sb, " else ");
-		print_sub(sb, n->c, false);
+		print_node(sb, n->c);
+		sb_addc(sb, ')');
 		break;
 	case N_CALL:
 		sb_add(sb, n->text);
 		sb_addc(sb, '(');
-		print_sub(sb, n->a, n->b && node_prec(n->a) <= PREC_IF);
+		print_node(sb, n->a);
 		if (n->b) {
 			sb_add(sb, ", ");
-			print_sub(sb, n->b, node_prec(n->b) <= PREC_IF);
+			print_node(sb, n->b);
 		}
 		sb_addc(sb, ')');
 		break;
 	}
+}
+
+static bool is_num(const struct node *n, double *v)
+{
+	char *end;
+
+	if (n->kind != N_LEAF || !n->number)
+		return false;
+	*v = strtod(n->text, &end);
+	return !*end;
+}
+
+/*
+ * A number as stored: from 1000 up in engineering notation (exponent a
+ * multiple of 3, shortest mantissa that reads back the same), else as
+ * written.
+ */
+static char *format_number(double v, const char *as_written)
+{
+	char mant[64];
+	int e = 0;
+	double m;
+
+	if (!(v >= 1000) || v > 1e300)
+		return xstrdup(as_written);
+	m = v;
+	while (m >= 1000) {
+		m /= 1000;
+		e += 3;
+	}
+	for (int prec = 0; prec <= 17; prec++) {
+		snprintf(mant, sizeof(mant), "%.*f", prec, m);
+		if (strtod(mant, NULL) == m)
+			break;
+	}
+	return xasprintf("%se%d", mant, e);
+}
+
+static void set_number(struct node *n, double v)
+{
+	char buf[64];
+
+	free_node(n->a);
+	free_node(n->b);
+	n->a = n->b = NULL;
+	n->kind = N_LEAF;
+	n->number = true;
+	free(n->text);
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	n->text = format_number(v, buf);
+}
+
+/* Replace @n by its child @keep. */
+static void collapse(struct node *n, struct node *keep)
+{
+	struct node *drop = keep == n->a ? n->b : n->a;
+
+	free_node(drop);
+	free(n->text);
+	*n = *keep;
+	free(keep);
+}
+
+/*
+ * Fold the arithmetic of two numbers and drop multiplications and
+ * divisions by one and additions of zero.
+ */
+static void simplify(struct node *n)
+{
+	double x, y;
+
+	if (!n)
+		return;
+	simplify(n->a);
+	simplify(n->b);
+	simplify(n->c);
+	if (n->kind == N_LEAF && is_num(n, &x)) {
+		char *t = format_number(x, n->text);
+
+		free(n->text);
+		n->text = t;
+		return;
+	}
+	if (n->kind != N_BIN)
+		return;
+	if (is_num(n->a, &x) && is_num(n->b, &y)) {
+		switch (n->op) {
+		case '+': set_number(n, x + y); return;
+		case '-': set_number(n, x - y); return;
+		case '*': set_number(n, x * y); return;
+		case '/':
+			if (y != 0) {
+				set_number(n, x / y);
+				return;
+			}
+			break;
+		}
+	}
+	if ((n->op == '*' || n->op == '/') && is_num(n->b, &y) && y == 1)
+		collapse(n, n->a);
+	else if (n->op == '*' && is_num(n->a, &x) && x == 1)
+		collapse(n, n->b);
+	else if ((n->op == '+' || n->op == '-') && is_num(n->b, &y) && y == 0)
+		collapse(n, n->a);
+	else if (n->op == '+' && is_num(n->a, &x) && x == 0)
+		collapse(n, n->b);
 }
 
 char *expr_canonical(const char *text, const char *file, int line)
@@ -431,6 +540,7 @@ char *expr_canonical(const char *text, const char *file, int line)
 		free_node(n);
 		return NULL;
 	}
+	simplify(n);
 	print_node(&sb, n);
 	free_node(n);
 	return sb_detach(&sb);

@@ -220,13 +220,14 @@ static const struct jev_map *jev_map_for(struct perf_pmu *pmu)
 
 const struct pmu_events_table *perf_pmu__find_events_table(struct perf_pmu *pmu)
 {
-	const struct jev_map *map;
+	const struct jev_map *map = jev_map_for(pmu);
 
-	/* Core events only: uncore PMUs take theirs from the sys tables. */
-	if (pmu && !pmu->is_core)
+	if (!map)
 		return NULL;
-	map = jev_map_for(pmu);
-	return map ? &map->events : NULL;
+	/* A PMU gets the table only if some of its events are for it. */
+	if (pmu && !pmu_events_table__num_events(&map->events, pmu))
+		return NULL;
+	return &map->events;
 }
 
 const struct pmu_metrics_table *perf_pmu__find_metrics_table(struct perf_pmu *pmu)

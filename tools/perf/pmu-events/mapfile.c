@@ -39,6 +39,7 @@ int read_mapfile(const char *path, const char *arch, struct map_entry **maps,
 	char *text = read_file(path, &len);
 	char *base, *line;
 	int lineno = 0, err = 0;
+	size_t first = *nr_maps;	/* (*dirs)[i - first] goes with maps[i] */
 
 	if (!text)
 		return -1;
@@ -107,14 +108,14 @@ int read_mapfile(const char *path, const char *arch, struct map_entry **maps,
 			break;
 		}
 		*maps = xrealloc(*maps, (*nr_maps + 1) * sizeof(**maps));
-		*dirs = xrealloc(*dirs, (*nr_maps + 1) * sizeof(**dirs));
+		*dirs = xrealloc(*dirs, (*nr_maps - first + 1) * sizeof(**dirs));
 		(*maps)[*nr_maps] = (struct map_entry){
 			.arch = xstrdup(arch),
 			.cpuid = xstrdup(fields[0]),
 			.file = path,
 			.line = lineno,
 		};
-		(*dirs)[*nr_maps] = dir;
+		(*dirs)[*nr_maps - first] = dir;
 		(*nr_maps)++;
 	}
 	free(text);

@@ -84,7 +84,10 @@ struct table *load_table(const char *dir, const struct std_events *std,
 /* Sort the table and check for duplicate names; -1 after an error. */
 int finish_table(struct table *t);
 
-/* mapfile.c: parse @path; entries refer to directories below @archdir. */
+/*
+ * mapfile.c: parse @path, appending to @maps; (*@dirs)[i] is the directory
+ * of the i-th entry appended by this call (the caller sets the tables).
+ */
 int read_mapfile(const char *path, const char *arch, struct map_entry **maps,
 		 size_t *nr_maps, char ***dirs);
 
