@@ -465,7 +465,12 @@ static void set_number(struct node *n, double v)
 	n->kind = N_LEAF;
 	n->number = true;
 	free(n->text);
-	snprintf(buf, sizeof(buf), "%.17g", v);
+	/* The shortest text that reads back as @v. */
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
 	n->text = format_number(v, buf);
 }
 
