@@ -183,10 +183,23 @@ static const struct placed *place(struct writer *w, const struct table *t)
 	return pl;
 }
 
+/*
+ * The metric group descriptions are in the order of stock's tables: by
+ * "<name>\\000<description>" as text, a backslash standing where the name
+ * ends, so that "Bad" sorts after "BadSpec".  describe_metricgroup() bisects
+ * them as stock's does; the two together decide which names are found
+ * (on x86 all but "Bad" and "Mem"), and perf list shows exactly that.
+ */
 static int cmp_groups(const void *a, const void *b)
 {
-	return strcmp(((const struct group_desc *)a)->group,
-		      ((const struct group_desc *)b)->group);
+	const struct group_desc *x = a, *y = b;
+	char *kx = xasprintf("%s\\000%s", x->group, x->desc);
+	char *ky = xasprintf("%s\\000%s", y->group, y->desc);
+	int r = strcmp(kx, ky);
+
+	free(kx);
+	free(ky);
+	return r;
 }
 
 /* An array's body; one zeroed element if empty (C has no empty arrays). */

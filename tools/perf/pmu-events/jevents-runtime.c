@@ -329,16 +329,21 @@ int pmu_for_each_sys_metric(pmu_metric_iter_fn fn, void *data)
 	return 0;
 }
 
+/*
+ * The descriptions are in stock's order (see emit.c), which is not quite
+ * strcmp() order; this bisection, lo and hi inclusive, finds the names
+ * stock's finds and misses the ones it misses.
+ */
 const char *describe_metricgroup(const char *group)
 {
-	size_t lo = 0, hi = JEV_NR_GROUP_DESCS;
+	long lo = 0, hi = (long)JEV_NR_GROUP_DESCS - 1;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
 		int r = strcmp(group, jev_s(jev_group_descs[mid].group));
 
 		if (r < 0)
-			hi = mid;
+			hi = mid - 1;
 		else if (r > 0)
 			lo = mid + 1;
 		else
