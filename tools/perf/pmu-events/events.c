@@ -30,6 +30,8 @@
 #include "jutil.h"
 #include "model.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* How each known member is used. */
 enum use {
 	U_IGNORED,	/* describes the hardware, not the perf event */
@@ -125,10 +127,10 @@ static int collect(struct fields *f, const struct json *obj, const char *file,
 		const struct json *v = obj->members[i].value;
 		size_t k;
 
-		for (k = 0; k < sizeof(known_keys) / sizeof(known_keys[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(known_keys); k++)
 			if (!strcmp(known_keys[k].key, key))
 				break;
-		if (k == sizeof(known_keys) / sizeof(known_keys[0])) {
+		if (k == ARRAY_SIZE(known_keys)) {
 			fprintf(stderr, "%s:%d: error: unknown field \"%s\"\n",
 				file, v->line, key);
 			return -1;
@@ -234,6 +236,15 @@ static const struct {
 	{ "cpu_clk_unhalted.thread_any", "event=0x3c,any=1,period=2000003" },
 };
 
+/* The event's code: the first of these the object has. */
+static const struct {
+	const char *key, *term;
+} codes[] = {
+	{ "EventCode", "event" },
+	{ "ConfigCode", "config" },
+	{ "EventidCode", "eventid" },
+};
+
 static const struct {
 	const char *key, *term;
 	bool hex;
@@ -277,26 +288,24 @@ static char *encoding(const struct fields *f, const char *name,
 	const char *v;
 	size_t i;
 
-	for (i = 0; i < sizeof(fixed_events) / sizeof(fixed_events[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fixed_events); i++)
 		if (!strcmp(name, fixed_events[i].name))
 			return xstrdup(fixed_events[i].encoding);
-	if ((v = get(f, "EventCode"))) {
-		if (!hex_term(&sb, "event", v, true))
-			goto bad_code;
-	} else if ((v = get(f, "ConfigCode"))) {
-		if (!hex_term(&sb, "config", v, true))
-			goto bad_code;
-	} else if ((v = get(f, "EventidCode"))) {
-		if (!hex_term(&sb, "eventid", v, true))
-			goto bad_code;
-	} else {
-		sb_add(&sb, "event=0");
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		v = get(f, codes[i].key);
+		if (v)
+			break;
 	}
-	if ((v = get(f, "NodeType")) && !hex_term(&sb, "type", v, false)) {
+	if (!v)
+		sb_add(&sb, "event=0");
+	else if (!hex_term(&sb, codes[i].term, v, true))
+		goto bad_code;
+	v = get(f, "NodeType");
+	if (v && !hex_term(&sb, "type", v, false)) {
 		bad_value(file, line, "NodeType", v);
 		goto fail;
 	}
-	for (i = 0; i < sizeof(x86_terms) / sizeof(x86_terms[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(x86_terms); i++) {
 		v = get(f, x86_terms[i].key);
 		if (!v)
 			continue;
@@ -307,7 +316,8 @@ static char *encoding(const struct fields *f, const char *name,
 			goto fail;
 		}
 	}
-	if ((v = get(f, "MSRIndex"))) {
+	v = get(f, "MSRIndex");
+	if (v) {
 		const char *val = get(f, "MSRValue");
 		unsigned long long index;
 
@@ -315,10 +325,10 @@ static char *encoding(const struct fields *f, const char *name,
 			bad_value(file, line, "MSRIndex", v);
 			goto fail;
 		}
-		for (i = 0; index && i < sizeof(msrs) / sizeof(msrs[0]); i++)
+		for (i = 0; index && i < ARRAY_SIZE(msrs); i++)
 			if (msrs[i].index == index)
 				break;
-		if (index && i == sizeof(msrs) / sizeof(msrs[0])) {
+		if (index && i == ARRAY_SIZE(msrs)) {
 			fprintf(stderr, "%s:%d: error: unknown MSRIndex %s\n",
 				file, line, v);
 			goto fail;
@@ -332,14 +342,15 @@ static char *encoding(const struct fields *f, const char *name,
 		if (index)
 			raw_term(&sb, msrs[i].term, val ? val : "None");
 	}
-	for (i = 0; i < sizeof(late_terms) / sizeof(late_terms[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(late_terms); i++) {
 		v = get(f, late_terms[i].key);
 		if (v && !hex_term(&sb, late_terms[i].term, v, false)) {
 			bad_value(file, line, late_terms[i].key, v);
 			goto fail;
 		}
 	}
-	if ((v = get(f, "Filter")) && *v) {
+	v = get(f, "Filter");
+	if (v && *v) {
 		if (sb.len)
 			sb_addc(&sb, ',');
 		sb_add(&sb, v);
@@ -416,7 +427,7 @@ static char *pmu_name(const char *unit)
 
 	if (!unit || !*unit)
 		return xstrdup("default_core");
-	for (size_t i = 0; i < sizeof(unit_names) / sizeof(unit_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(unit_names); i++)
 		if (!strcmp(unit, unit_names[i].unit))
 			return xstrdup(unit_names[i].pmu);
 	if (!strncmp(unit, "hisi_", 5))
@@ -490,7 +501,8 @@ static int add_metric(struct table *t, const struct fields *f,
 	m->metric_expr = expr_canonical(get(f, "MetricExpr"), file, line);
 	if (!m->metric_expr)
 		return -1;
-	if ((v = get(f, "MetricThreshold")) && *v) {
+	v = get(f, "MetricThreshold");
+	if (v && *v) {
 		m->metric_threshold = expr_canonical(v, file, line);
 		if (!m->metric_threshold)
 			return -1;
@@ -504,7 +516,8 @@ static int add_metric(struct table *t, const struct fields *f,
 	m->metricgroup_no_group = dup_or_null(get(f, "MetricgroupNoGroup"));
 	m->default_metricgroup_name =
 		dup_or_null(get(f, "DefaultMetricgroupName"));
-	if ((v = get(f, "AggregationMode"))) {
+	v = get(f, "AggregationMode");
+	if (v) {
 		if (!strcmp(v, "PerChip"))
 			m->aggr_mode = 1;
 		else if (!strcmp(v, "PerCore"))
@@ -515,7 +528,8 @@ static int add_metric(struct table *t, const struct fields *f,
 			return -1;
 		}
 	}
-	if ((v = get(f, "MetricConstraint"))) {
+	v = get(f, "MetricConstraint");
+	if (v) {
 		if (!strcmp(v, "NO_GROUP_EVENTS"))
 			m->event_grouping = 1;
 		else if (!strcmp(v, "NO_GROUP_EVENTS_NMI"))

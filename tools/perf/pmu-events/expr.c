@@ -18,6 +18,8 @@
 #include "expr.h"
 #include "jutil.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 enum tok {
 	T_END, T_NUM, T_ID, T_LIT, T_NAN,
 	T_IF, T_ELSE, T_DRATIO, T_MIN, T_MAX, T_SRCCNT, T_HASEV, T_CPUID,
@@ -136,9 +138,12 @@ static void next(struct lexer *lx)
 		return;
 	}
 	switch (*lx->p) {
-	case '(': lx->tok = T_LPAR; lx->p++; return;
-	case ')': lx->tok = T_RPAR; lx->p++; return;
-	case ',': lx->tok = T_COMMA; lx->p++; return;
+	case '(':
+	case ')':
+	case ',':
+		lx->tok = *lx->p == '(' ? T_LPAR : *lx->p == ')' ? T_RPAR : T_COMMA;
+		lx->p++;
+		return;
 	case '#': {
 		const char *q = lx->p + 1;
 
@@ -171,7 +176,7 @@ static void next(struct lexer *lx)
 	lx->text = xstrndup(lx->p, slen);
 	lx->p += slen;
 	lx->tok = T_ID;
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(keywords); i++)
 		if (!strcmp(lx->text, keywords[i].word))
 			lx->tok = keywords[i].tok;
 }
@@ -508,16 +513,11 @@ static void simplify(struct node *n)
 	if (n->kind != N_BIN)
 		return;
 	if (is_num(n->a, &x) && is_num(n->b, &y)) {
-		switch (n->op) {
-		case '+': set_number(n, x + y); return;
-		case '-': set_number(n, x - y); return;
-		case '*': set_number(n, x * y); return;
-		case '/':
-			if (y != 0) {
-				set_number(n, x / y);
-				return;
-			}
-			break;
+		if (n->op == '+' || n->op == '-' || n->op == '*' ||
+		    (n->op == '/' && y != 0)) {
+			set_number(n, n->op == '+' ? x + y : n->op == '-' ? x - y :
+				   n->op == '*' ? x * y : x / y);
+			return;
 		}
 	}
 	if ((n->op == '*' || n->op == '/') && is_num(n->b, &y) && y == 1)

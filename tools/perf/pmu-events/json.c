@@ -136,11 +136,21 @@ static char *parse_string(struct parser *ps)
 		case '"': case '\\': case '/':
 			sb_addc(&sb, c);
 			break;
-		case 'b': sb_addc(&sb, '\b'); break;
-		case 'f': sb_addc(&sb, '\f'); break;
-		case 'n': sb_addc(&sb, '\n'); break;
-		case 'r': sb_addc(&sb, '\r'); break;
-		case 't': sb_addc(&sb, '\t'); break;
+		case 'b':
+			sb_addc(&sb, '\b');
+			break;
+		case 'f':
+			sb_addc(&sb, '\f');
+			break;
+		case 'n':
+			sb_addc(&sb, '\n');
+			break;
+		case 'r':
+			sb_addc(&sb, '\r');
+			break;
+		case 't':
+			sb_addc(&sb, '\t');
+			break;
 		case 'u': {
 			unsigned long cp, lo;
 
