@@ -24,9 +24,10 @@ trap 'rm -rf "$TMP"' EXIT
 sample() {
 	local s=$1
 
-	# First alternative of each group, then first of each bracket.
-	s=$(echo "$s" | sed -E 's/\(([^|)]*)(\|[^)]*)?\)/\1/g;
-		s/\[\[:xdigit:\]\]\+/A/g; s/\[([^]^])[^]]*\]/\1/g;
+	# Hex digit classes, then the first of each bracket, then the first
+	# alternative of each group.
+	s=$(echo "$s" | sed -E 's/\[\[:xdigit:\]\]\+?/A/g;
+		s/\[([^]^])[^]]*\]/\1/g; s/\(([^|)]*)(\|[^)]*)?\)/\1/g;
 		s/\.\*//g; s/^\^//; s/\$$//')
 	echo "$s"
 }
@@ -41,7 +42,9 @@ while IFS=, read -r re _ dir _; do
 		failed=$((failed + 1))
 		continue
 	fi
-	full=$id-0
+	# vendor-family-model-stepping: add a stepping if the line has none.
+	full=$id
+	[ "$(echo "$id" | tr -cd - | wc -c)" -lt 3 ] && full=$id-0
 	ok=1
 	for args in "--details" "-j"; do
 		for kind in stock ours; do
