@@ -15,8 +15,10 @@
  *   tables and to list metric groups); each ARCH is an arch name the
  *   object may carry a map for (x86, arm64, ..., testarch).
  *
- * Output: one record a line, "section key | fields"; pipe it through
- * "LC_ALL=C sort" to compare.  Strings are escaped; a NULL pointer prints
+ * Output: one record a line, "section key | fields", in the order the
+ * contract's functions give them (map lines in mapfile order, events and
+ * metrics in iteration order): a plain diff of two dumps compares order as
+ * well; sorted, content alone.  Strings are escaped; a NULL pointer prints
  * as "(null)" and an empty string as "".
  */
 #include <ctype.h>

@@ -497,6 +497,7 @@ static int add_metric(struct table *t, const struct fields *f,
 	memset(m, 0, sizeof(*m));
 	m->file = file;
 	m->line = line;
+	m->seq = t->nr_metrics;
 	m->metric_name = xstrdup(get(f, "MetricName"));
 	m->metric_expr = expr_canonical(get(f, "MetricExpr"), file, line);
 	if (!m->metric_expr)

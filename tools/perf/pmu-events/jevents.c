@@ -190,6 +190,12 @@ static int find_sys(struct state *s, const char *dir, const char *rel,
 	return err;
 }
 
+static int cmp_sys(const void *a, const void *b)
+{
+	return strcmp((*(struct table *const *)a)->name,
+		      (*(struct table *const *)b)->name);
+}
+
 static int do_arch(struct state *s, const char *start, const char *arch)
 {
 	char *archdir = xasprintf("%s/%s", start, arch);
@@ -225,16 +231,16 @@ static int do_arch(struct state *s, const char *start, const char *arch)
 				err = -1;
 		}
 	}
-	if (!err)
+	if (!err) {
+		size_t first_sys = s->nr_sys;
+
 		err = find_sys(s, archdir, "", std);
+		/* By name within the architecture; architectures in order. */
+		qsort(s->sys + first_sys, s->nr_sys - first_sys,
+		      sizeof(*s->sys), cmp_sys);
+	}
 	free(archdir);
 	return err;
-}
-
-static int cmp_sys(const void *a, const void *b)
-{
-	return strcmp((*(struct table *const *)a)->name,
-		      (*(struct table *const *)b)->name);
 }
 
 static void usage(void)
@@ -247,7 +253,8 @@ int main(int argc, char **argv)
 {
 	struct state s = { 0 };
 	const char *runtime = NULL, *arch, *model, *start, *out;
-	char *tmp, *default_runtime;
+	char *tmp, *default_runtime, **names;
+	size_t nr_names = 0;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "r:")) != -1) {
@@ -271,29 +278,35 @@ int main(int argc, char **argv)
 	if (!runtime)
 		runtime = default_runtime;
 
+	/*
+	 * The architectures in name order, "test" among them: the order of
+	 * the maps and of the sys tables, which pmu_for_each_core_event()
+	 * and pmu_for_each_sys_event() follow, as stock's do.
+	 */
 	if (!strcmp(arch, "all")) {
-		size_t n;
-		char **names = subdirs(start, &n);
-
+		names = subdirs(start, &nr_names);
 		if (!names) {
 			fprintf(stderr, "%s: error: cannot open directory\n", start);
 			return 1;
 		}
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(names[i], "test") && do_arch(&s, start, names[i]))
-				return 1;
-	} else if (strcmp(arch, "none") && strcmp(arch, "test")) {
-		if (do_arch(&s, start, arch))
-			return 1;
+	} else {
+		names = xzalloc(2 * sizeof(*names));
+		names[nr_names++] = xstrdup("test");
+		if (strcmp(arch, "none") && strcmp(arch, "test"))
+			names[nr_names++] = xstrdup(arch);
+		qsort(names, nr_names, sizeof(*names), cmp_str);
 	}
-	if (do_arch(&s, start, "test"))
-		return 1;
-	qsort(s.sys, s.nr_sys, sizeof(*s.sys), cmp_sys);
-	for (size_t i = 1; i < s.nr_sys; i++) {
-		if (!strcmp(s.sys[i - 1]->name, s.sys[i]->name)) {
-			fprintf(stderr, "%s: error: sys table name %s also used by %s\n",
-				s.sys[i]->dir, s.sys[i]->name, s.sys[i - 1]->dir);
+	for (size_t i = 0; i < nr_names; i++)
+		if (do_arch(&s, start, names[i]))
 			return 1;
+	for (size_t i = 0; i < s.nr_sys; i++) {
+		for (size_t k = 0; k < i; k++) {
+			if (!strcmp(s.sys[k]->name, s.sys[i]->name)) {
+				fprintf(stderr, "%s: error: sys table name %s also used by %s\n",
+					s.sys[i]->dir, s.sys[i]->name,
+					s.sys[k]->dir);
+				return 1;
+			}
 		}
 	}
 

@@ -33,6 +33,7 @@ struct metric {
 	int aggr_mode, event_grouping;
 	const char *file;
 	int line;
+	size_t seq;		/* order read, to keep same names in file order */
 };
 
 struct table {

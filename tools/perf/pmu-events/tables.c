@@ -138,7 +138,16 @@ static int cmp_metrics(const void *a, const void *b)
 	const struct metric *x = a, *y = b;
 	int r = strcmp(x->pmu, y->pmu);
 
-	return r ? r : strcasecmp(x->metric_name, y->metric_name);
+	/* Case matters here, as in stock's tables: "UNCORE_FREQ" < "smi_num". */
+	if (!r)
+		r = strcmp(x->metric_name, y->metric_name);
+	/*
+	 * Metrics may share a name (imx95's jpeg_dec): stock orders those
+	 * by expression; then keep the order of the files.
+	 */
+	if (!r)
+		r = strcmp(x->metric_expr, y->metric_expr);
+	return r ? r : x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 int finish_table(struct table *t)
