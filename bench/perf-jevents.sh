@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# perf-jevents.sh - build the base's perf 6.12 for x86_64 twice: with
-# stock's jevents (Python) and with ours (tools/perf/pmu-events/, C), and
-# print the two binaries' paths, stock's first.
+# perf-jevents.sh - build the base's perf 6.12 twice: with stock's jevents
+# (Python) and with ours (tools/perf/pmu-events/, C), and print the two
+# binaries' paths, stock's first.  x86_64 natively, or arm64 with the cross
+# compiler (PERF_ARCH=arm64; a minimal perf, without libelf).
 #
 # Each build works on its own copy of the base's tools/ (and the two other
 # paths perf's build reads; the base stays untouched).  Ours gets the project's tools/perf/pmu-events/ sources and
@@ -14,7 +15,8 @@
 #
 # Environment: BUILD (default ./build), BASE (default $BUILD/base: the
 # unpacked linux-source-6.12), JOBS (default 2), KINDS (default "stock
-# ours").  Output under $BUILD/perf-jevents/<kind>/: src/, obj/perf, log.
+# ours"), PERF_ARCH (x86_64 or arm64).  Output under
+# $BUILD/perf-jevents/<kind>[-arm64]/: src/, obj/perf, log.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +24,7 @@ BUILD=${BUILD:-$TOP/build}
 BASE=${BASE:-$BUILD/base}
 JOBS=${JOBS:-2}
 KINDS=${KINDS:-stock ours}
+PERF_ARCH=${PERF_ARCH:-x86_64}
 OUT=$BUILD/perf-jevents
 
 die() { echo "perf-jevents: $*" >&2; exit 1; }
@@ -33,9 +36,17 @@ die() { echo "perf-jevents: $*" >&2; exit 1; }
 # helpers with a Python script), none that jevents touches.
 PERF_FLAGS=(NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1
 	    BUILD_BPF_SKEL=0 NO_LIBBPF=1 NO_SDT=1 NO_LIBUNWIND=1 NO_JEVENTS=0)
+SUFFIX=
+case $PERF_ARCH in
+x86_64) ;;
+arm64)
+	PERF_FLAGS+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- NO_LIBELF=1)
+	SUFFIX=-arm64 ;;
+*) die "PERF_ARCH must be x86_64 or arm64" ;;
+esac
 
 build() {
-	local kind=$1 dir=$OUT/$1 src=$OUT/$1/src
+	local kind=$1 dir=$OUT/$1$SUFFIX src=$OUT/$1$SUFFIX/src
 
 	mkdir -p "$src/tools" "$dir/obj"
 	rsync -a --delete "$BASE/tools/" "$src/tools/"
@@ -76,5 +87,5 @@ for kind in $KINDS; do
 	build "$kind"
 done
 for kind in $KINDS; do
-	echo "$OUT/$kind/obj/perf"
+	echo "$OUT/$kind$SUFFIX/obj/perf"
 done
