@@ -10,6 +10,8 @@
 # and "N passed, N failed".
 #
 # Usage: perf-list-compare.sh STOCK_PERF OURS_PERF [MAPFILE]
+# RUN= prefixes each perf command (for arm64 binaries on an x86 host:
+# RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu", with an arm64 MAPFILE).
 set -u
 
 STOCK=$1
@@ -42,16 +44,19 @@ while IFS=, read -r re _ dir _; do
 		failed=$((failed + 1))
 		continue
 	fi
-	# vendor-family-model-stepping: add a stepping if the line has none.
+	# x86 vendor-family-model-stepping: add a stepping if the line has none.
 	full=$id
-	[ "$(echo "$id" | tr -cd - | wc -c)" -lt 3 ] && full=$id-0
+	case $id in
+	*Intel*|*AMD*|Hygon*)
+		[ "$(echo "$id" | tr -cd - | wc -c)" -lt 3 ] && full=$id-0 ;;
+	esac
 	ok=1
 	for args in "--details" "-j"; do
 		for kind in stock ours; do
 			perf=$STOCK
 			[ $kind = ours ] && perf=$OURS
 			# shellcheck disable=SC2086
-			PERF_CPUID=$full "$perf" list $args > "$TMP/$kind" 2>&1
+			PERF_CPUID=$full ${RUN:-} "$perf" list $args > "$TMP/$kind" 2>&1
 		done
 		if ! cmp -s "$TMP/stock" "$TMP/ours"; then
 			ok=0
