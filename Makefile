@@ -97,3 +97,16 @@ docs: base
 
 clean:
 	rm -rf $(BUILD)
+
+# jevents in C (issue 44): the base's perf built with stock's generator and
+# with ours (BASE= to use another unpacked base); the table dumps compared;
+# the bad-input cases.
+.PHONY: perf-jevents jevents-compare jevents-bad-input
+perf-jevents:
+	@bench/perf-jevents.sh
+
+jevents-compare:
+	@bench/jevents/compare.sh
+
+jevents-bad-input:
+	@bench/jevents/bad-input.sh
