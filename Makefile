@@ -55,8 +55,11 @@ run: base
 	if [ -t 0 ]; then mode=shell; else mode=demo; fi && \
 	bench/boot.sh $(ARCH) $$img $$initrd $$mode $(BUILD)/run-$(ARCH).log
 
+# the jevents checks (about a minute) need no kernel: with the series only
 check:
 	@bench/check.sh $(KERNEL) "$(ARCHS)" $(DEBUG)
+	@if [ "$(KERNEL)" = series ] && [ "$(DEBUG)" = 0 ]; then \
+		bench/jevents/bad-input.sh && bench/jevents/compare.sh; fi
 
 check-pmu:
 	@bench/check-pmu.sh $(KERNEL)
