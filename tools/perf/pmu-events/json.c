@@ -244,10 +244,40 @@ static bool literal(struct parser *ps, const char *word)
 	return true;
 }
 
+/*
+ * After a member of an array (@close ']') or object ('}'): 1 when a comma
+ * says another follows, 0 at the closing bracket (consumed), -1 on an
+ * error (reported).
+ */
+static int after_member(struct parser *ps, char close)
+{
+	const char *what = close == ']' ? "array" : "object";
+	char msg[64];
+
+	skip_ws(ps);
+	if (peek(ps) == ',') {
+		ps->p++;
+		skip_ws(ps);
+		if (peek(ps) != close)
+			return 1;
+		snprintf(msg, sizeof(msg), "trailing comma in %s", what);
+		perr(ps, msg, -1);
+		return -1;
+	}
+	if (peek(ps) == close) {
+		ps->p++;
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "expected ',' or '%c' in %s", close, what);
+	perr(ps, msg, peek(ps));
+	return -1;
+}
+
 static struct json *parse_array(struct parser *ps, int depth)
 {
 	struct json *j = new_value(ps, JSON_ARRAY);
 	size_t alloc = 0;
+	int more;
 
 	ps->p++;
 	skip_ws(ps);
@@ -265,22 +295,11 @@ static struct json *parse_array(struct parser *ps, int depth)
 			j->items = xrealloc(j->items, alloc * sizeof(*j->items));
 		}
 		j->items[j->nr++] = item;
-		skip_ws(ps);
-		if (peek(ps) == ',') {
-			ps->p++;
-			skip_ws(ps);
-			if (peek(ps) == ']') {
-				perr(ps, "trailing comma in array", -1);
-				goto fail;
-			}
-			continue;
-		}
-		if (peek(ps) == ']') {
-			ps->p++;
+		more = after_member(ps, ']');
+		if (more < 0)
+			goto fail;
+		if (!more)
 			return j;
-		}
-		perr(ps, "expected ',' or ']' in array", peek(ps));
-		goto fail;
 	}
 fail:
 	json_free(j);
@@ -291,6 +310,7 @@ static struct json *parse_object(struct parser *ps, int depth)
 {
 	struct json *j = new_value(ps, JSON_OBJECT);
 	size_t alloc = 0;
+	int more;
 
 	ps->p++;
 	skip_ws(ps);
@@ -338,22 +358,11 @@ static struct json *parse_object(struct parser *ps, int depth)
 		j->members[j->nr].key = key;
 		j->members[j->nr].value = value;
 		j->nr++;
-		skip_ws(ps);
-		if (peek(ps) == ',') {
-			ps->p++;
-			skip_ws(ps);
-			if (peek(ps) == '}') {
-				perr(ps, "trailing comma in object", -1);
-				goto fail;
-			}
-			continue;
-		}
-		if (peek(ps) == '}') {
-			ps->p++;
+		more = after_member(ps, '}');
+		if (more < 0)
+			goto fail;
+		if (!more)
 			return j;
-		}
-		perr(ps, "expected ',' or '}' in object", peek(ps));
-		goto fail;
 	}
 fail:
 	json_free(j);
