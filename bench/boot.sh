@@ -17,6 +17,8 @@
 # of that PMU (Skylake-SP, Ice Lake-SP, Sapphire Rapids, and Sapphire Rapids
 # as KVM presents it to a guest: Documentation/perf-core/x86-models.rst);
 # NMI_WATCHDOG=1 boots it with the NMI watchdog on.
+# X86_QEMU=path boots it on that QEMU binary instead of bench/qemu.sh's
+# (an older build, to compare).
 # X86_CPU_EXTRA=",family=0x19" adds -cpu properties after the PMU's
 # (another AMD family, to see which tables stock's driver takes there).
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
@@ -63,7 +65,7 @@ x86_64)
 	*) die "unknown X86_PMU=$X86_PMU" ;;
 	esac
 	if [ -n "${X86_PMU:-}" ]; then
-		x86_qemu=$("$TOP/bench/qemu.sh" | tail -n 1)
+		x86_qemu=${X86_QEMU:-$("$TOP/bench/qemu.sh" | tail -n 1)}
 		x86_cpu=$x86_cpu,pmu=on,tcg-pmu=on${X86_CPU_EXTRA:-}
 	fi
 	# the host's root, read-only, for the perf tool (tests/perf_smoke)
