@@ -50,8 +50,8 @@ for m in $models; do
 done
 fi
 
-# KERNEL-MODEL.txt: the boot log's PMU lines, the sections the checks
-# printed, then each perf run's MSR writes: from its marker's write to the
+# KERNEL-MODEL.txt: the boot log's PMU lines, the boot CPU's PMU MSR
+# accesses while booting, the sections the checks printed, then each perf run's MSR writes: from its marker's write to the
 # next marker's, every distinct (MSR, value) once, in the order of their
 # first write, the marker's own disable aside, and a counter's value as *
 # unless zero
@@ -76,6 +76,16 @@ for l in lines:
     elif re.search(r'^(\S.*\bPMU\b|perf:|Performance Events)', l) and l not in out:
         out.append(l)
 wr = re.compile(r'pmu: cpu\d+ (wrmsr|rdmsr) (0x[0-9a-f]+) ?(0x[0-9a-f]+|0)?( #GP)?$')
+# what the driver did to the PMU's MSRs while booting, on the boot CPU:
+# its probes, its idle state
+out.append('=== boot MSRs (cpu0)')
+for l in lines:
+    if l.startswith('@@BENCH-BEGIN'):
+        break
+    if l.startswith('pmu: cpu0 '):
+        l = l[len('pmu: cpu0 '):]
+        if l not in out:
+            out.append(l)
 on, run, seen, guest = False, 0, {}, []
 for l in lines:
     if l.startswith('@@BENCH-BEGIN x86_models'):
