@@ -17,6 +17,7 @@
 #   make qemu                   build QEMU with the emulated x86 PMU, print its path
 #   make check-pmu [KERNEL=..]  the x86_64 guest on the emulated PMUs (Intel v2, v3, AMD)
 #   make encodings              the x86 event encodings of stock and series, compared
+#   make x86-models             stock and series on the emulated Intel models, compared
 #   make docs                   the perf-core documentation (htmldocs), warning-free
 
 ARCH ?= x86_64
@@ -31,12 +32,12 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches bisect-check cleanroom qemu encodings docs clean help
+.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches bisect-check cleanroom qemu encodings x86-models docs clean help
 
 all: help
 
 help:
-	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -94,6 +95,9 @@ qemu: base
 
 encodings: base
 	@bench/pmu-encodings.sh
+
+x86-models: base
+	@bench/x86-models.sh
 
 docs: base
 	@bench/docs.sh | tail -n 1

@@ -13,7 +13,12 @@
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
 # X86_PMU=intel (or intel3, amd) boots the x86 guest on bench/qemu.sh's
-# QEMU, with a PMU; NMI_WATCHDOG=1 boots it with the NMI watchdog on.
+# QEMU, with a PMU; skx, icx, spr and spr-kvm are Intel model personalities
+# of that PMU (Skylake-SP, Ice Lake-SP, Sapphire Rapids, and Sapphire Rapids
+# as KVM presents it to a guest: Documentation/perf-core/x86-models.rst);
+# NMI_WATCHDOG=1 boots it with the NMI watchdog on.
+# X86_QEMU=path boots it on that QEMU binary instead of bench/qemu.sh's
+# (an older build, to compare).
 # X86_CPU_EXTRA=",family=0x19" adds -cpu properties after the PMU's
 # (another AMD family, to see which tables stock's driver takes there).
 # ICOUNT=1 gives the x86 guest arm64's clock: one nanosecond of guest time
@@ -52,10 +57,15 @@ x86_64)
 	intel)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b ;;
 	intel3)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b,tcg-pmu-version=3 ;;
 	amd)	x86_cpu=max,vendor=AuthenticAMD,family=0x17,model=0x31,xlevel=0x80000022 ;;
+	# Intel models, with the PMU of each (tcg-pmu-model, bench/qemu)
+	skx)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x55,stepping=4,tcg-pmu-model=skx ;;
+	icx)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x6a,stepping=6,tcg-pmu-model=icx ;;
+	spr)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x8f,stepping=8,tcg-pmu-model=spr ;;
+	spr-kvm) x86_cpu=max,vendor=GenuineIntel,family=6,model=0x8f,stepping=8,tcg-pmu-model=spr-kvm ;;
 	*) die "unknown X86_PMU=$X86_PMU" ;;
 	esac
 	if [ -n "${X86_PMU:-}" ]; then
-		x86_qemu=$("$TOP/bench/qemu.sh" | tail -n 1)
+		x86_qemu=${X86_QEMU:-$("$TOP/bench/qemu.sh" | tail -n 1)}
 		x86_cpu=$x86_cpu,pmu=on,tcg-pmu=on${X86_CPU_EXTRA:-}
 	fi
 	# the host's root, read-only, for the perf tool (tests/perf_smoke)

@@ -4,7 +4,7 @@
 # package with the patches of bench/qemu/ (an emulated x86 PMU for TCG),
 # configured for what the x86_64 guests use and nothing else.  Prints the
 # binary's path as its last line.  Rebuilds only when the patches (or this
-# script) change.
+# script, or the table generated from the base's event lists) change.
 #
 #   $BUILD/qemu-src    Debian's source, as apt-get source unpacks it
 #   $BUILD/qemu-tree   the same with bench/qemu/*.patch applied
@@ -13,6 +13,16 @@
 
 SRC=$BUILD/qemu-src TREE=$BUILD/qemu-tree OBJ=$BUILD/qemu-build
 bin=$OBJ/qemu-system-x86_64
+
+# The Intel model personalities' counter restrictions (tcg-pmu-model):
+# generated from the base's perfmon JSON by bench/qemu/x86-event-counters.py
+# into target/i386/tcg/sysemu/pmu-counters.h of the patched tree.
+json=$BASE/tools/perf/pmu-events/arch/x86
+[ -f "$json/mapfile.csv" ] || die "no $json/mapfile.csv: make base first"
+counters=$(mktemp)
+trap 'rm -f "$counters"' EXIT
+python3 "$TOP/bench/qemu/x86-event-counters.py" "$json" > "$counters" ||
+	die "bench/qemu/x86-event-counters.py failed"
 
 # what the guests use: -M q35 with its serial port, -kernel/-initrd,
 # -virtfs (virtio-9p-pci), TCG with or without -icount; the default NIC
@@ -32,7 +42,7 @@ options=(--target-list=x86_64-softmmu --without-default-features
 	--enable-cap-ng --enable-fdt=system --enable-trace-backends=nop
 	--firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu)
 
-stamp=$(shopt -s nullglob; cat "$0" "$TOP"/bench/qemu/*.patch | sha256sum | cut -c1-16)
+stamp=$(shopt -s nullglob; cat "$0" "$TOP"/bench/qemu/*.patch "$counters" | sha256sum | cut -c1-16)
 if [ -x "$bin" ] && [ "$(cat "$OBJ/.bench-stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$bin"
 	exit 0
@@ -78,6 +88,7 @@ for p in "$TOP"/bench/qemu/*.patch; do
 		die "$(basename "$p") does not apply"
 done
 printf '%s\n' "$devices" > "$BUILD/qemu-tree.tmp/configs/devices/i386-softmmu/default.mak"
+cp "$counters" "$BUILD/qemu-tree.tmp/target/i386/tcg/sysemu/pmu-counters.h"
 mkdir -p "$TREE"
 rsync -rlc --delete "$BUILD/qemu-tree.tmp/" "$TREE/"
 rm -rf "$BUILD/qemu-tree.tmp"

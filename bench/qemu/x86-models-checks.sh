@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# x86_models (guest side, in the host's root over 9p: bench/perf-smoke/
+# enter.sh): what a kernel's x86 PMU driver shows on an emulated Intel
+# model (bench/x86-models.sh boots it): the cpu PMU's sysfs tree, and a few
+# perf stat runs of the host's perf tool, each preceded by a marker event
+# whose control value bench/x86-models.sh finds in QEMU's MSR trace
+# (BENCH_PMU_TRACE): event select = the run's number, unit mask 0x42,
+# counter mask 0x7f, a value no driver programs for an event of its own.
+# PART (set by bench/x86-models.sh, one guest test program a part, each
+# within the guest's time limit of a test): sysfs (the tree and runs 1-5),
+# stat (6-8) or groups (9-11).
+export PERF_PAGER=cat
+cd /tmp || exit 1
+part=${PART:-sysfs}
+
+if [ "$part" = sysfs ]; then
+echo "=== sysfs"
+d=/sys/devices/cpu
+if [ -d "$d" ]; then
+	# every plain file of the PMU's directory and of its subdirectories
+	# (format, events, caps, power), with its contents
+	(cd "$d" && find . -maxdepth 2 -type f | sed 's|^\./||' | LC_ALL=C sort) |
+	while read -r f; do
+		if [ -r "$d/$f" ]; then
+			printf '%s: %s\n' "$f" "$(tr '\n' ' ' < "$d/$f" 2>&1 | sed 's/ $//')"
+		else
+			printf '%s: (not readable, mode %s)\n' "$f" "$(stat -c %a "$d/$f")"
+		fi
+	done
+else
+	echo "(no $d)"
+fi
+echo "=== pmus"
+ls /sys/bus/event_source/devices/ | tr '\n' ' '
+echo
+echo "=== perf"
+perf --version
+fi
+
+# a workload of some 20 ms of guest time, for multiplexing to rotate
+spin() {
+	i=0
+	while [ $i -lt 2000 ]; do i=$((i + 1)); done
+}
+export -f spin
+
+# run N [perf stat options] [-- workload]: "true" when none is given
+run() {
+	local opts=() n=$1
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	[ $# -gt 0 ] || set -- true
+	perf stat -x, -e "r7f0042$(printf %02x $n)" -o /dev/null -- true 2> /dev/null
+	echo "=== run $n: perf stat ${opts[*]} -- $*"
+	rm -f out.txt err.txt
+	perf stat -x, -o out.txt "${opts[@]}" -- "$@" > /dev/null 2> err.txt
+	echo "rc=$?"
+	[ -f out.txt ] && grep -v '^#' out.txt | grep -v '^$'
+	grep -v '^$' err.txt | head -5
+}
+
+case $part in
+sysfs)
+	run 1 -e cycles,instructions,ref-cycles,topdown-retiring
+	run 2 -e cycles,instructions,ref-cycles
+	run 3 -e '{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound}'
+	run 4 -e '{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound,topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound}'
+	run 5 --topdown
+	;;
+stat)
+	run 6
+	run 7 -d -d -d
+	run 8 -d -d -d -- bash -c spin
+	;;
+groups)
+	# L2_RQSTS.DEMAND_DATA_RD_MISS (0x24, umask 0x21): general counters
+	# 0-3 only on Ice Lake-SP and Sapphire Rapids (their perfmon JSON);
+	# the emulation counts nothing for it on counters 4-7
+	run 9 -e r2124,r2124,r2124,r2124,r2124,r2124 -- bash -c spin
+	run 10 -e '{r2124,r2124,r2124,r2124,r2124}'
+	run 11 -e '{r2124,r2124,r2124,r2124}'
+	;;
+esac
+echo "=== end $part"
