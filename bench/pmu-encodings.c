@@ -5,7 +5,10 @@
  * disables it around a short loop, and closes it; after each, a raw
  * marker event (0x4242) whose counter write separates one event's MSR
  * writes from the next in the emulated PMU's trace.  Prints each event's
- * open result ("hw 3 -> 0", "cache 0x10002 -> -2").
+ * open result ("hw 3 -> 0", "cache 0x10002 -> -2").  Then raw events with
+ * a config1 (extra registers, topdown pseudo-encodings) and groups of them
+ * ("raw 0x1b7/0x1 -> 0", "group 0x400,0x8000 -> 0,-22": each member's
+ * open result, the group enabled and disabled through its leader).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -15,7 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int try_event(__u32 type, __u64 config)
+/* an event on the calling task, in group @group (-1: a leader, disabled) */
+static int open_event(__u32 type, __u64 config, __u64 config1, int group)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -24,23 +28,92 @@ static int try_event(__u32 type, __u64 config)
 	a.type = type;
 	a.size = sizeof(a);
 	a.config = config;
-	a.disabled = 1;
-	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0)
-		return -errno;
+	a.config1 = config1;
+	a.disabled = group < 0;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+/* enable @fd (a leader: its group) around a short loop */
+static void run(int fd)
+{
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (volatile int i = 0; i < 1000; i++)
 		;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* open, run and close one event: 0 or -errno */
+static int try_event(__u32 type, __u64 config, __u64 config1)
+{
+	int fd = open_event(type, config, config1, -1);
+
+	if (fd < 0)
+		return fd;
+	run(fd);
 	close(fd);
 	return 0;
 }
 
+struct raw {
+	__u64 config, config1;
+};
+
+/* the members of a group (config 0 ends it), each opened in turn */
+static void try_group(const struct raw *m)
+{
+	int fd[16], n, leader = -1;
+	char line[512];
+	int len = 0, i;
+
+	len += snprintf(line + len, sizeof(line) - len, "group ");
+	for (n = 0; m[n].config; n++)
+		len += snprintf(line + len, sizeof(line) - len, "%s%#llx/%#llx",
+				n ? "," : "", (unsigned long long)m[n].config,
+				(unsigned long long)m[n].config1);
+	len += snprintf(line + len, sizeof(line) - len, " ->");
+	for (i = 0; i < n; i++) {
+		fd[i] = open_event(PERF_TYPE_RAW, m[i].config, m[i].config1,
+				   leader);
+		len += snprintf(line + len, sizeof(line) - len, "%s%d",
+				i ? "," : " ", fd[i] < 0 ? fd[i] : 0);
+		if (!i && fd[i] >= 0)
+			leader = fd[i];
+	}
+	if (leader >= 0)
+		run(leader);
+	for (i = 0; i < n; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	printf("%s\n", line);
+}
+
+static const struct raw raws[] = {
+	{ 0x0400 }, { 0x8000 }, { 0x8300 }, { 0x8700 },
+	{ 0x01b7, 0x3fc0010001ULL }, { 0x01b7, 1ULL << 37 },
+	{ 0x01b7, 1ULL << 38 }, { 0x01b7, 1ULL << 63 }, { 0x01bb, 1 },
+	{ 0x012a, 0x10001 }, { 0x012a, 1ULL << 38 }, { 0x012b, 1 },
+	{ 0x2124 }, { 0x01cd, 3 }, { 0x01c6, 0x11 }, { 0x003c, 1ULL << 63 },
+};
+
+static const struct raw groups[][10] = {
+	{ { 0x0400 }, { 0x8000 }, { 0x8100 }, { 0x8200 }, { 0x8300 } },
+	{ { 0x0400 }, { 0x8000 }, { 0x8100 }, { 0x8200 }, { 0x8300 },
+	  { 0x8400 }, { 0x8500 }, { 0x8600 }, { 0x8700 } },
+	{ { 0x8000 }, { 0x0400 } },
+	{ { 0x003c }, { 0x8000 } },
+	{ { 0x0400 }, { 0x003c }, { 0x8000 } },
+	{ { 0x2124 }, { 0x2124 }, { 0x2124 }, { 0x2124 }, { 0x2124 } },
+	{ { 0x01b7, 1 }, { 0x01b7, 2 }, { 0x01b7, 4 } },
+	{ { 0x01b7, 1 }, { 0x01bb, 2 } },
+	{ { 0x012a, 1 }, { 0x012a, 2 }, { 0x012a, 4 } },
+};
+
 int main(void)
 {
 	for (int c = 0; c < PERF_COUNT_HW_MAX; c++) {
-		printf("hw %d -> %d\n", c, try_event(PERF_TYPE_HARDWARE, c));
-		try_event(PERF_TYPE_RAW, 0x4242);
+		printf("hw %d -> %d\n", c, try_event(PERF_TYPE_HARDWARE, c, 0));
+		try_event(PERF_TYPE_RAW, 0x4242, 0);
 	}
 	for (int id = 0; id < PERF_COUNT_HW_CACHE_MAX; id++)
 		for (int op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
@@ -48,9 +121,20 @@ int main(void)
 				__u64 c = id | op << 8 | r << 16;
 
 				printf("cache %#llx -> %d\n", (unsigned long long)c,
-				       try_event(PERF_TYPE_HW_CACHE, c));
-				try_event(PERF_TYPE_RAW, 0x4242);
+				       try_event(PERF_TYPE_HW_CACHE, c, 0));
+				try_event(PERF_TYPE_RAW, 0x4242, 0);
 			}
+	for (unsigned int i = 0; i < sizeof(raws) / sizeof(raws[0]); i++) {
+		printf("raw %#llx/%#llx -> %d\n",
+		       (unsigned long long)raws[i].config,
+		       (unsigned long long)raws[i].config1,
+		       try_event(PERF_TYPE_RAW, raws[i].config, raws[i].config1));
+		try_event(PERF_TYPE_RAW, 0x4242, 0);
+	}
+	for (unsigned int i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		try_group(groups[i]);
+		try_event(PERF_TYPE_RAW, 0x4242, 0);
+	}
 	printf("pmu-encodings done\n");
 	return 0;
 }

@@ -4,7 +4,12 @@
 # programs for every generic and cache event, read from the emulated
 # PMU's trace of MSR writes (BENCH_PMU_TRACE, bench/qemu), on the Intel v3
 # personality and on AMD personalities of the families and models below
-# (one per table of event encodings that the drivers choose between).
+# (one per table of event encodings that the drivers choose between), and
+# on the Intel model personalities (skx, icx, spr, spr-kvm), where the
+# extra registers' values (OFFCORE_RSP_0/1, PEBS_LD_LAT, PEBS_FRONTEND)
+# written for an event are part of its line.  ENCODINGS="icx spr" runs
+# only the personalities whose name (as in the log names) is listed;
+# REPORT_ONLY=1 compares the last run's logs again.
 # Stock's driver is the oracle: every event whose encoding or open errno
 # differs between the kernels is printed, and the script fails if any
 # does.  Not part of make check (some 3 minutes); its findings are kept as
@@ -22,11 +27,16 @@ personalities=(
 	"amd ,family=0x19,model=0x01"
 	"amd ,family=0x19,model=0x11"
 	"amd ,family=0x1a,model=0x30"
+	"skx "
+	"icx "
+	"spr "
+	"spr-kvm "
 )
 
+out=$BUILD/encodings
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
 build_both x86_64
 "$TOP/bench/qemu.sh" > /dev/null
-out=$BUILD/encodings
 rm -rf "$out" && mkdir -p "$out/root/tests"
 gcc -O2 -static -o "$out/root/tests/pmu-encodings" "$TOP/bench/pmu-encodings.c"
 # the probe, appended to the guest's initramfs as a second archive
@@ -39,6 +49,7 @@ jobs=
 for p in "${personalities[@]}"; do
 	pmu=${p%% *} extra=${p#* }
 	name=$pmu$(echo "$extra" | tr -d ',=' | sed 's/family/-f/; s/model/m/; s/0x//g')
+	case " ${ENCODINGS:-$name} " in *" $name "*) ;; *) continue ;; esac
 	for kernel in stock series; do
 		image=$SERIES_IMAGE
 		[ "$kernel" = stock ] && image=$STOCK_IMAGE
@@ -47,14 +58,16 @@ for p in "${personalities[@]}"; do
 	done
 done
 boot_all <<< "$jobs"
+fi
 
 # one line per event: its open result and the control values written for
 # it (enable bit set), less the bits the exclusion and interrupt settings
-# own; the marker's write ends each event's part of the trace
+# own, sorted, and the fixed counters' fields it enabled; the marker's
+# write ends each event's part of the trace
 encodings() {
 	python3 - "$1" <<'PY'
 import re, sys
-on, n, seen, lines, done = False, 0, {}, [], False
+on, n, seen, fixed, lines, done = False, 0, {}, {}, [], False
 for l in open(sys.argv[1], errors='replace'):
     if '@@BENCH-BEGIN pmu-encodings' in l:
         on = True
@@ -72,25 +85,40 @@ for l in open(sys.argv[1], errors='replace'):
                 continue
             w = '%#x' % (v & ~(0x30000000000 | 0x530000))
         elif msr == 0x38d and v:
-            w = 'fixed:%#x' % v
+            # one field per fixed counter: what the segment programmed
+            fixed[n] = fixed.get(n, 0) | v
+            continue
+        elif msr in (0x1a6, 0x1a7, 0x3f6, 0x3f7) and v:
+            w = '%#x=%#x' % (msr, v)
         else:
             continue
         if w not in seen.setdefault(n, []):
             seen[n].append(w)
         continue
-    m = re.match(r'(hw|cache) (\S+) -> (-?\d+)', l)
+    m = re.match(r'(hw|cache|raw) (\S+) -> (-?\d+)', l)
     if m:
         lines.append(' '.join(m.groups()))
+    m = re.match(r'group (\S+) -> (\S+)', l)
+    if m:
+        lines.append('group %s %s' % m.groups())
     done = done or l.startswith('pmu-encodings done')
 if not done:
     print('(the probe did not finish)')
 for i, e in enumerate(lines):
-    print(e, *(seen.get(i, []) if e.endswith(' 0') else []))
+    opened = e.endswith(' 0') or (e.startswith('group') and
+                                  not e.split()[-1].startswith('-'))
+    # the controls a group programmed, in no order (the drivers start its
+    # members in different orders); the fixed counters' fields together
+    vals = sorted(seen.get(i, []))
+    if i in fixed:
+        vals.append('fixed:%#x' % fixed[i])
+    print(e, *(vals if opened else []))
 PY
 }
 
 bad=0
 for f in "$out"/stock-*.log; do
+	[ -f "$f" ] || continue
 	name=$(basename "$f" .log) name=${name#stock-}
 	encodings "$f" > "$out/stock-$name.txt"
 	encodings "$out/series-$name.log" > "$out/series-$name.txt"
@@ -112,7 +140,7 @@ for f in "$out"/stock-*.log; do
 		echo "$name: $(grep -c . "$out/stock-$name.txt") events, the same"
 	else
 		echo "$name: differs (stock -, series +):"
-		grep '^[-+][hc]' "$out/$name.diff"
+		grep '^[-+][a-z]' "$out/$name.diff" || true
 		bad=1
 	fi
 done
