@@ -61,6 +61,11 @@ check:
 	@bench/check.sh $(KERNEL) "$(ARCHS)" $(DEBUG)
 	@if [ "$(KERNEL)" = series ] && [ "$(DEBUG)" = 0 ]; then \
 		bench/jevents/bad-input.sh && bench/jevents/compare.sh; fi
+	@if [ "$(KERNEL)" = series ]; then \
+		python3 bench/qemu/x86-event-counters.py --check \
+			$(BUILD)/base/tools/perf/pmu-events/arch/x86 \
+			arch/x86/events/intel_counters.c && \
+		echo "arch/x86/events/intel_counters.c: current"; fi
 
 check-pmu:
 	@bench/check-pmu.sh $(KERNEL)

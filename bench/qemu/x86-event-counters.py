@@ -3,6 +3,8 @@
 """Which general-purpose counters each event of an Intel model may use.
 
     x86-event-counters.py ARCH_X86_DIR > pmu-counters.h
+    x86-event-counters.py --kernel ARCH_X86_DIR > intel_counters.c
+    x86-event-counters.py --check ARCH_X86_DIR arch/x86/events/intel_counters.c
 
 Reads Intel's perfmon event lists as Linux ships them (ARCH_X86_DIR is
 tools/perf/pmu-events/arch/x86 of the base: mapfile.csv names the
@@ -19,6 +21,14 @@ Several entries of one (event, umask) pair (variants that differ in
 counter mask, invert or edge) allow the union of their counters.  Uncore
 events (a "Unit" field) are not the core PMU's and are skipped.  The
 output is sorted and depends on nothing but the input files.
+
+--kernel writes the same facts for the series' x86 driver
+(arch/x86/events/intel_counters.c): for each event list of KERNEL_DIRS,
+the family 6 models mapfile.csv sends to it and its rules, in the
+driver's form: an event code whose every listed unit mask has one
+restriction is restricted whole (a raw config's other unit masks too),
+otherwise each listed unit mask that is restricted has its own rule.
+--check regenerates that file and fails if the one given differs.
 """
 
 import csv
@@ -61,8 +71,9 @@ def counters(field, nr_gp):
     return mask
 
 
-def table(root, name, nr_gp):
-    events = {}  # (event, umask) -> [mask, names]
+def all_pairs(root, name, nr_gp):
+    """{(event, umask): [mask, names]} of NAME's core events, every one."""
+    events = {}
     for path in sorted(glob.glob(os.path.join(root, name, "*.json"))):
         with open(path) as f:
             entries = json.load(f)
@@ -76,15 +87,146 @@ def table(root, name, nr_gp):
                 slot = events.setdefault(key, [0, []])
                 slot[0] |= mask
                 slot[1].append(e["EventName"])
+    return events
+
+
+def table(root, name, nr_gp):
+    """The restricted pairs, sorted, with their masks and names; and how
+    many pairs there are in all."""
+    events = all_pairs(root, name, nr_gp)
     every = (1 << nr_gp) - 1
     return sorted((k, v[0], sorted(v[1])) for k, v in events.items()
                   if v[0] != every), len(events)
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__.split("\n\n")[1])
-    root = sys.argv[1]
+# the event lists of the models whose counter rules the series' driver
+# takes (Ice Lake and Sapphire Rapids microarchitectures: 8 counters a
+# thread, some events on 0-3 only); Skylake's "0,1,2,3" is its counters
+# per thread with Hyper-Threading on, not a restriction
+KERNEL_DIRS = ["icelake", "icelakex", "tigerlake", "rocketlake",
+               "sapphirerapids", "emeraldrapids", "graniterapids"]
+
+
+def core_counters(root, name):
+    """CountersNumGeneric of the core unit in NAME's counter.json."""
+    with open(os.path.join(root, name, "counter.json")) as f:
+        for unit in json.load(f):
+            if unit.get("Unit") == "core":
+                return int(unit["CountersNumGeneric"])
+    sys.exit("x86-event-counters: no core unit in %s/counter.json" % name)
+
+
+def family6_models(root):
+    """{directory: (version, [model, ...])}, the first matching line winning."""
+    rows = []
+    with open(os.path.join(root, "mapfile.csv"), newline="") as f:
+        for row in csv.reader(f):
+            if not row or row[0].startswith("#") or row[0] == "Family-model":
+                continue
+            if len(row) >= 4 and row[3] == "core" and \
+                    row[0].startswith("GenuineIntel-6-"):
+                rows.append(row)
+    owners = {}
+    for model in range(256):
+        names = set()
+        for stepping in range(16):
+            cpuid = "GenuineIntel-6-%02X-%X" % (model, stepping)
+            row = next((r for r in rows if re.match(r[0], cpuid)), None)
+            names.add(row[2] if row else None)
+            if row:
+                owners.setdefault(row[2], (row[1], set()))
+        if len(names) != 1:
+            if names & set(KERNEL_DIRS):
+                sys.exit("x86-event-counters: model %#x: the list depends"
+                         " on the stepping" % model)
+            continue
+        name = names.pop()
+        if name:
+            owners[name][1].add(model)
+    return owners
+
+
+def kernel_rules(root, name):
+    """(event, umask or None for every unit mask, counters, event name)."""
+    nr_gp = core_counters(root, name)
+    every = (1 << nr_gp) - 1
+    codes = {}
+    for (event, umask), (mask, names) in sorted(all_pairs(root, name,
+                                                          nr_gp).items()):
+        if event:  # event 0: the fixed counters' pseudo-encodings
+            codes.setdefault(event, []).append((umask, mask, sorted(names)[0]))
+    out = []
+    for event in sorted(codes):
+        masks = {m for _, m, _ in codes[event]}
+        if len(masks) == 1 and every not in masks:
+            umask, mask, first = min(codes[event])
+            out.append((event, None, mask, first))
+            continue
+        for umask, mask, first in sorted(codes[event]):
+            if mask != every:
+                out.append((event, umask, mask, first))
+    return out
+
+
+def kernel(root):
+    """The series' arch/x86/events/intel_counters.c, as lines."""
+    owners = family6_models(root)
+    out = ["// SPDX-License-Identifier: GPL-2.0",
+           "/*",
+           " * Generated by bench/qemu/x86-event-counters.py --kernel from",
+           " * tools/perf/pmu-events/arch/x86 (Intel's perfmon event lists,",
+           " * read as data): do not edit; make check fails when it is not",
+           " * current.",
+           " *",
+           " * For each Intel model whose core events may not all use every",
+           " * general-purpose counter (the lists' \"Counter\" field), the rules",
+           " * that narrow them (struct x86_counter_rule).  Constant: no locking.",
+           " */",
+           "#include <linux/kernel.h>",
+           "",
+           "#include \"cpu_pmu.h\"",
+           ""]
+    index = []
+    emitted = {}  # rules -> the table that has them
+    for name in KERNEL_DIRS:
+        if name not in owners or not owners[name][1]:
+            sys.exit("x86-event-counters: mapfile.csv sends no model to " + name)
+        version, models = owners[name]
+        rules = kernel_rules(root, name)
+        key = tuple((e, u, m) for e, u, m, _ in rules)
+        if key in emitted:
+            # the same rules as an earlier list: its table serves
+            out[emitted[key][1]] += ", %s %s" % (name, version)
+            index += [(model, emitted[key][0]) for model in sorted(models)]
+            continue
+        emitted[key] = (name, len(out))
+        out.append("/* rules: %d; lists: %s %s" % (len(rules), name, version))
+        out.append("static const struct x86_counter_rule %s_rules[] = {" % name)
+        for event, umask, mask, first in rules:
+            if umask is None:
+                out.append("\tX86_RULE_EVENT(0x%02x, 0x%02x),\t/* %s */"
+                           % (event, mask, first.split(".")[0]))
+            else:
+                out.append("\tX86_RULE(0x%02x, 0x%02x, 0x%02x),\t/* %s */"
+                           % (event, umask, mask, first))
+        out.append("};")
+        out.append("")
+        for model in sorted(models):
+            index.append((model, name))
+    for i, line in enumerate(out):
+        if line.startswith("/* rules: "):
+            out[i] = line + " */"
+    out.append("const struct x86_counter_rules x86_intel_counter_rules[] = {")
+    for model, name in sorted(index):
+        out.append("\t{ 0x%02x, %s_rules, ARRAY_SIZE(%s_rules) },"
+                   % (model, name, name))
+    out.append("\t{ }")
+    out.append("};")
+    return out
+
+
+def qemu(root):
+    """bench/qemu's pmu-counters.h, as lines."""
     out = ["/*",
            " * Generated by bench/qemu/x86-event-counters.py from Linux's",
            " * tools/perf/pmu-events/arch/x86: do not edit.  For each model, the",
@@ -103,7 +245,23 @@ def main():
                        % (event, umask, mask, names[0], more))
         out.append("};")
         out.append("")
-    sys.stdout.write("\n".join(out))
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) == 1:
+        sys.stdout.write("\n".join(qemu(args[0])))
+    elif len(args) == 2 and args[0] == "--kernel":
+        sys.stdout.write("\n".join(kernel(args[1])) + "\n")
+    elif len(args) == 3 and args[0] == "--check":
+        want = "\n".join(kernel(args[1])) + "\n"
+        with open(args[2]) as f:
+            if f.read() != want:
+                sys.exit("%s is not what x86-event-counters.py --kernel makes"
+                         " of %s: regenerate it" % (args[2], args[1]))
+    else:
+        sys.exit(__doc__.split("\n\n")[1])
 
 
 if __name__ == "__main__":

@@ -220,6 +220,37 @@ static u64 fixed_field(struct perf_event *event)
 	return field;
 }
 
+/* Intel: each counter is started and stopped by its own control */
+static bool global_all(const struct x86_core_cpu *cpu)
+{
+	return cpu->core->desc.vendor == X86_CORE_INTEL;
+}
+
+/**
+ * x86_core_global_on - what the global control holds while the PMU is on
+ * @cpu: this CPU's counters
+ *
+ * Intel: every counter, and the topdown metrics where there are (each
+ * counter counts when its own control enables it, as stock leaves the
+ * MSR); AMD: the started counters.
+ *
+ * Return: the value.
+ */
+u64 x86_core_global_on(const struct x86_core_cpu *cpu)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	u64 val;
+
+	if (!global_all(cpu))
+		return cpu->running;
+	val = (u64)desc->fixed_mask << X86_CORE_IDX_FIXED;
+	if (desc->num_gp)
+		val |= GENMASK_ULL(desc->num_gp - 1, 0);
+	if (desc->metrics)
+		val |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
+	return val;
+}
+
 static void write_global(struct x86_core_cpu *cpu, u64 val)
 {
 	const struct x86_core_desc *desc = &cpu->core->desc;
@@ -246,7 +277,7 @@ void x86_core_enable(struct x86_core_cpu *cpu)
 {
 	cpu->enabled = true;
 	if (has_global(&cpu->core->desc))
-		write_global(cpu, cpu->running);
+		write_global(cpu, x86_core_global_on(cpu));
 	else
 		set_each_enable(cpu, true);
 }
@@ -313,6 +344,13 @@ static u64 set_period(struct x86_core_cpu *cpu, struct perf_event *event)
 	u64 mask = width_mask(counter_width(&cpu->core->desc, hwc->idx));
 	u64 ended, val;
 
+	/* a metrics leader counts from 0, with the metrics cleared after it */
+	if (hwc->flags & X86_CORE_FLAG_TD_SLOTS) {
+		local64_set(&hwc->prev_count, 0);
+		x86_topdown_clear(cpu);
+		perf_event_update_userpage(event);
+		return 0;
+	}
 	val = -perf_counter_next_period(event, cpu->core->max_period, &ended);
 	val &= mask;
 	local64_set(&hwc->prev_count, counter_value(cpu, event, val));
@@ -336,6 +374,9 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 	int idx = hwc->idx;
 
 	hwc->state = 0;
+	/* a metric has no counter: it reads its leader's (topdown.c) */
+	if (x86_core_is_metric(event))
+		return;
 	set_period(cpu, event);
 	cpu->running |= BIT_ULL(idx);
 	if (is_fixed(idx)) {
@@ -344,10 +385,11 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 		cpu->fixed_ctrl |= intel_fixed_bits_by_idx(idx, fixed_field(event));
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
 	} else {
+		x86_extra_write(hw, event);
 		x86_hw_wrmsr(hw, hwc->config_base,
 			     gp_control(cpu, event, global || cpu->enabled));
 	}
-	if (global && cpu->enabled)
+	if (global && cpu->enabled && !global_all(cpu))
 		write_global(cpu, cpu->running);
 }
 
@@ -364,9 +406,16 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 	const struct x86_hw *hw = cpu->core->hw;
 	int idx = hwc->idx;
 
+	if (x86_core_is_metric(event)) {
+		if (update_count)
+			x86_topdown_read(cpu);
+		hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+		return;
+	}
 	if (!(hwc->state & PERF_HES_STOPPED)) {
 		cpu->running &= ~BIT_ULL(idx);
-		if (has_global(&cpu->core->desc) && cpu->enabled)
+		if (has_global(&cpu->core->desc) && cpu->enabled &&
+		    !global_all(cpu))
 			write_global(cpu, cpu->running);
 		if (is_fixed(idx)) {
 			cpu->fixed_ctrl &= ~intel_fixed_bits_by_idx(idx - X86_CORE_IDX_FIXED,
@@ -376,6 +425,9 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 		} else {
 			x86_hw_wrmsr(hw, hwc->config_base, hwc->config);
 		}
+		/* the metrics' shares of what the leader counted, theirs */
+		if (hwc->flags & X86_CORE_FLAG_TD_SLOTS)
+			x86_topdown_stop(cpu);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if (update_count && !(hwc->state & PERF_HES_UPTODATE)) {
@@ -423,14 +475,16 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 		x86_hw_wrmsr(hw, event->hw.event_base,
 			     local64_read(&event->hw.prev_count) &
 			     width_mask(counter_width(desc, idx)));
-		if (!is_fixed(idx))
-			x86_hw_wrmsr(hw, event->hw.config_base,
-				     gp_control(cpu, event, global || cpu->enabled));
+		if (is_fixed(idx))
+			continue;
+		x86_extra_write(hw, event);
+		x86_hw_wrmsr(hw, event->hw.config_base,
+			     gp_control(cpu, event, global || cpu->enabled));
 	}
 	if (desc->vendor == X86_CORE_INTEL && desc->version >= 2)
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
 	if (global && cpu->enabled)
-		write_global(cpu, cpu->running);
+		write_global(cpu, x86_core_global_on(cpu));
 	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
 	x86_core_apply_freeze_on_smi(cpu);
 }
@@ -442,7 +496,9 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
  */
 void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event)
 {
-	if (!(event->hw.state & PERF_HES_STOPPED))
+	if (x86_core_is_metric(event))
+		x86_topdown_read(cpu);
+	else if (!(event->hw.state & PERF_HES_STOPPED))
 		update(cpu, event);
 }
 

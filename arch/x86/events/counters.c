@@ -6,8 +6,10 @@
  * group to a CPU's counters and removing an event from them.
  *
  * Constraints: every general-purpose counter counts every event the
- * driver maps (the architectural events of Intel, AMD's core events); an
- * Intel fixed counter counts its own event as well (instructions on 0,
+ * driver maps (the architectural events of Intel, AMD's core events) but
+ * where an Intel model's rules (models.c) narrow an event to some of
+ * them, as the model's event list says; an Intel fixed counter counts its
+ * own event as well (instructions on 0,
  * core cycles on 1, topdown slots on 3) when no edge, invert, counter mask
  * or pin control is asked for, and its pseudo-encoding names it alone
  * (reference cycles at the TSC rate exist on fixed counter 2 only).
@@ -64,14 +66,27 @@ u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel)
 
 	if (desc->vendor != X86_CORE_INTEL)
 		return desc->vendor == X86_CORE_AMD ? mask : 0;
-	/* event select 0, unit mask i + 1: fixed counter i only */
-	if (code && !(code & ARCH_PERFMON_EVENTSEL_EVENT))
+	switch (x86_topdown_code(desc, code)) {
+	case X86_TD_FIXED:
+		/* event select 0, unit mask i + 1: fixed counter i only */
 		return fixed_bit(desc, (code >> 8) - 1);
+	case X86_TD_METRIC:
+	case X86_TD_INVALID:
+		/* a metric rides on its leader's counter (topdown.c) */
+		return 0;
+	default:
+		break;
+	}
+	mask &= x86_intel_rule_counters(desc, evsel);
 	if (evsel & X86_CORE_FIXED_CANNOT)
 		return mask;
 	for (i = 0; i < X86_CORE_NR_FIXED; i++)
 		if (intel_fixed_events[i] && code == intel_fixed_events[i])
 			mask |= fixed_bit(desc, i);
+	/* where 0x013c counts at the TSC rate, fixed counter 2 counts it */
+	if (code == 0x013c && desc->intel_model &&
+	    desc->intel_model->ref_cycles_p)
+		mask |= fixed_bit(desc, 2);
 	return mask;
 }
 
@@ -168,16 +183,22 @@ int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
  * counter; another hardware PMU's event can never be scheduled with ours.
  */
 static int group_member(const struct x86_core_pmu *core,
-			struct perf_event *member, bool wants, u64 *evsel,
+			struct perf_event *member, bool wants,
+			struct x86_extra_reg *regs, u64 *evsel,
 			unsigned int *n)
 {
 	if (member->pmu != core->pmu)
 		return member->pmu->task_ctx_nr == perf_sw_context ? 0 : -EINVAL;
-	if (!wants)
+	/* a metric takes no counter: its leader counts for it */
+	if (!wants || x86_core_is_metric(member))
 		return 0;
 	if (*n >= X86_CORE_NR_IDX)
 		return -EINVAL;
-	evsel[(*n)++] = member->hw.config;
+	evsel[*n] = member->hw.config;
+	/* no more extra register values than registers */
+	if (x86_extra_take(&core->desc, regs, member, &evsel[*n]) < 0)
+		return -EINVAL;
+	(*n)++;
 	return 0;
 }
 
@@ -197,6 +218,7 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 			    struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
+	struct x86_extra_reg regs[X86_XREG_NR] = { };
 	struct perf_event *sibling;
 	u64 evsel[X86_CORE_NR_IDX];
 	int assign[X86_CORE_NR_IDX];
@@ -205,8 +227,8 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 
 	if (leader != event) {
 		ret = group_member(core, leader,
-				   leader->state >= PERF_EVENT_STATE_OFF, evsel,
-				   &n);
+				   leader->state >= PERF_EVENT_STATE_OFF, regs,
+				   evsel, &n);
 		if (ret)
 			return ret;
 		list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
@@ -214,13 +236,13 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 				continue;
 			ret = group_member(core, sibling,
 					   sibling->state > PERF_EVENT_STATE_OFF,
-					   evsel, &n);
+					   regs, evsel, &n);
 			if (ret)
 				return ret;
 		}
 	}
 	ret = group_member(core, event, leader == event || !event->attr.disabled,
-			   evsel, &n);
+			   regs, evsel, &n);
 	if (ret)
 		return ret;
 	return x86_core_assign(&core->desc, evsel, n, 0, assign) ? -EINVAL : 0;
@@ -247,36 +269,147 @@ static void place(const struct x86_core_desc *desc, struct perf_event *event,
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
+/*
+ * Move the placed events of @cpu to the counters of @assign (in the order
+ * of @cpu->events, as repack() collected them), each stopped and started
+ * again if it was counting, its count kept.
+ */
+static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
+			unsigned int n, const int *assign)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	bool was_running[X86_CORE_NR_IDX];
+	struct perf_event *event;
+	unsigned int i;
+	int idx;
+
+	for (i = 0; i < n; i++) {
+		event = placed[i];
+		idx = event->hw.idx;
+		was_running[i] = false;
+		if (idx == assign[i])
+			continue;
+		was_running[i] = !(event->hw.state & PERF_HES_STOPPED);
+		x86_core_stop(cpu, event, true);
+		cpu->events[idx] = NULL;
+		cpu->used &= ~BIT_ULL(idx);
+	}
+	for (i = 0; i < n; i++) {
+		event = placed[i];
+		if (event->hw.idx == assign[i])
+			continue;
+		place(desc, event, assign[i]);
+		cpu->events[assign[i]] = event;
+		cpu->used |= BIT_ULL(assign[i]);
+		if (was_running[i])
+			x86_core_start(cpu, event);
+		perf_event_update_userpage(event);
+	}
+}
+
+/*
+ * The new events do not fit on the free counters: look for an assignment
+ * of every event of @cpu and the new ones together, as if none were
+ * placed, and where there is one move the placed events to make room
+ * (an event that may use only some counters takes them from one that
+ * may use any).  On success @assign has the new events' counters.
+ */
+static int repack(struct x86_core_cpu *cpu, const u64 *new_evsel,
+		  unsigned int n, int *assign)
+{
+	struct perf_event *placed[X86_CORE_NR_IDX];
+	u64 evsel[X86_CORE_NR_IDX];
+	int all[X86_CORE_NR_IDX];
+	unsigned long used = cpu->used;
+	unsigned int i, nr = 0;
+
+	for_each_set_bit(i, &used, X86_CORE_NR_IDX) {
+		placed[nr] = cpu->events[i];
+		evsel[nr++] = cpu->events[i]->hw.config;
+	}
+	if (nr + n > X86_CORE_NR_IDX)
+		return -EAGAIN;
+	for (i = 0; i < n; i++)
+		evsel[nr + i] = new_evsel[i];
+	if (x86_core_assign(&cpu->core->desc, evsel, nr + n, 0, all))
+		return -EAGAIN;
+	move_placed(cpu, placed, nr, all);
+	for (i = 0; i < n; i++)
+		assign[i] = all[nr + i];
+	return 0;
+}
+
 /**
  * x86_core_add_group - put events on a CPU's free counters, all or none
  * @cpu: this CPU's counters
  * @events: the events (hw.config filled in by event_init)
  * @n: how many
  *
- * The events are placed, stopped; x86_core_start() starts each.
+ * The events are placed, stopped; x86_core_start() starts each.  Where
+ * they do not fit on the free counters but would with the events already
+ * placed on other counters, those are moved (keeping their counts).
  *
  * Return: 0, or -EAGAIN when they do not all fit now (nothing changed).
  */
 int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		       unsigned int n)
 {
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	struct perf_event *metrics[INTEL_TD_METRIC_NUM];
+	struct perf_event *ctr[X86_CORE_NR_IDX];
+	unsigned int i, j, nr = 0, nr_metrics = 0;
 	u64 evsel[X86_CORE_NR_IDX];
 	int assign[X86_CORE_NR_IDX];
-	unsigned int i;
-	int ret;
+	int reg[X86_CORE_NR_IDX];
+	int ret = 0;
 
+	/* metrics take no counter: set apart, placed after their leader */
+	for (i = 0; i < n; i++) {
+		if (!x86_core_is_metric(events[i])) {
+			if (nr == ARRAY_SIZE(ctr))
+				return -EAGAIN;
+			ctr[nr++] = events[i];
+			continue;
+		}
+		if (nr_metrics == ARRAY_SIZE(metrics) ||
+		    x86_topdown_place(cpu, events[i], true))
+			return -EAGAIN;
+		for (j = 0; j < nr_metrics; j++)
+			if (metrics[j]->hw.config == events[i]->hw.config)
+				return -EAGAIN;
+		metrics[nr_metrics++] = events[i];
+	}
+	events = ctr;
+	n = nr;
 	if (n > X86_CORE_NR_IDX)
 		return -EAGAIN;
-	for (i = 0; i < n; i++)
-		evsel[i] = events[i]->hw.config;
-	ret = x86_core_assign(&cpu->core->desc, evsel, n, cpu->used, assign);
-	if (ret)
-		return ret;
+	/* extra registers first: they may change which event is programmed */
 	for (i = 0; i < n; i++) {
-		place(&cpu->core->desc, events[i], assign[i]);
+		evsel[i] = events[i]->hw.config;
+		reg[i] = x86_extra_take(desc, cpu->extra, events[i], &evsel[i]);
+		if (reg[i] < 0) {
+			ret = -EAGAIN;
+			break;
+		}
+	}
+	if (!ret)
+		ret = x86_core_assign(desc, evsel, n, cpu->used, assign);
+	if (ret == -EAGAIN && cpu->used && i == n)
+		ret = repack(cpu, evsel, n, assign);
+	if (ret) {
+		while (i--)
+			x86_extra_untake(cpu->extra, events[i], reg[i]);
+		return ret;
+	}
+	for (i = 0; i < n; i++) {
+		events[i]->hw.config = evsel[i];
+		x86_extra_placed(events[i], reg[i]);
+		place(desc, events[i], assign[i]);
 		cpu->events[assign[i]] = events[i];
 		cpu->used |= BIT_ULL(assign[i]);
 	}
+	for (i = 0; i < nr_metrics; i++)
+		x86_topdown_place(cpu, metrics[i], false);
 	return 0;
 }
 
@@ -289,7 +422,12 @@ void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	int idx = event->hw.idx;
 
+	if (x86_core_is_metric(event)) {
+		x86_topdown_del(cpu, event);
+		return;
+	}
 	x86_core_stop(cpu, event, true);
+	x86_extra_release(cpu->extra, event);
 	cpu->events[idx] = NULL;
 	cpu->used &= ~BIT_ULL(idx);
 	event->hw.idx = -1;

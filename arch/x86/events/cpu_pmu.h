@@ -50,6 +50,16 @@
  *   AMD SVM, LBR) and each local APIC's LVTPC
  * ``detect.c``, ``detect.h``
  *   CPUID detection of Intel and AMD core PMUs
+ * ``models.c``
+ *   the Intel model layer: what the driver knows of a model beyond CPUID
+ *   (its name, cache events, the counters each event may use)
+ * ``extra_regs.c``
+ *   Intel's extra registers: offcore response, load latency, front end
+ * ``topdown.c``
+ *   Intel's topdown: slots on fixed counter 3, the metrics of PERF_METRICS
+ * ``intel_counters.c``
+ *   the counters each event of a model may use, generated from the perfmon
+ *   event lists (bench/qemu/x86-event-counters.py --kernel)
  * ``hw.c``, ``hw.h``
  *   the hardware access layer (MSRs, CPUID, RDPMC, LVTPC)
  * ``arch.c``
@@ -90,6 +100,19 @@
  */
 #define X86_CORE_FIXED_PSEUDO(i)	(((u64)(i) + 1) << 8)
 
+/* hw.flags of the driver's own (PERF_EVENT_FLAG_ARCH) */
+#define X86_CORE_FLAG_METRIC	BIT(0)	/* a topdown metric event */
+#define X86_CORE_FLAG_TD_SLOTS	BIT(1)	/* counting slots, metrics leader */
+
+/* what an Intel config with event select 0 is (topdown.c) */
+enum x86_topdown_kind {
+	X86_TD_NONE,		/* not event select 0 */
+	X86_TD_FIXED,		/* a fixed counter's pseudo-encoding */
+	X86_TD_METRIC,		/* a topdown metric */
+	X86_TD_GENERAL,		/* an event for general-purpose counters */
+	X86_TD_INVALID,		/* none of these: EINVAL */
+};
+
 /* the control bits a fixed counter cannot apply: it counts its event as is */
 #define X86_CORE_FIXED_CANNOT	(ARCH_PERFMON_EVENTSEL_EDGE | \
 				 ARCH_PERFMON_EVENTSEL_INV | \
@@ -107,6 +130,96 @@ enum x86_core_arch_event {
 	X86_ARCH_BRANCH_MISSES,		/* 0xc5, umask 0x00 */
 	X86_ARCH_TOPDOWN_SLOTS,		/* 0xa4, umask 0x01 */
 	X86_ARCH_NR_EVENTS,
+};
+
+/*
+ * struct x86_counter_rule - the general-purpose counters an Intel event may
+ * use, where its model does not let it use them all
+ * @event: the event select (PERFEVTSEL bits 7:0)
+ * @umask: the unit mask the rule is for, unless @every_umask
+ * @every_umask: the rule holds for every unit mask of @event
+ * @counters: bit i set: general-purpose counter i may count the event
+ *
+ * A model's rules are sorted by @event, then @umask; an event has either
+ * one rule for every unit mask or rules for some unit masks (the others
+ * may use every counter).
+ */
+struct x86_counter_rule {
+	u8 event;
+	u8 umask;
+	bool every_umask;
+	u8 counters;
+};
+
+#define X86_RULE(e, u, c)	{ .event = (e), .umask = (u), .counters = (c) }
+#define X86_RULE_EVENT(e, c)	{ .event = (e), .every_umask = true,	\
+				  .counters = (c) }
+
+/* a family 6 model's rules; the generated table ends with model 0 */
+struct x86_counter_rules {
+	u8 model;
+	const struct x86_counter_rule *rules;
+	unsigned int nr;
+};
+
+extern const struct x86_counter_rules x86_intel_counter_rules[];
+
+/* Intel's extra registers (extra_regs.c) */
+enum x86_extra_reg_index {
+	X86_XREG_RSP_0,		/* OFFCORE_RSP_0 */
+	X86_XREG_RSP_1,		/* OFFCORE_RSP_1 */
+	X86_XREG_LDLAT,		/* PEBS_LD_LAT_THRESHOLD */
+	X86_XREG_FRONTEND,	/* PEBS_FRONTEND */
+	X86_XREG_NR,
+};
+
+/*
+ * struct x86_cache_event - a model's event for one (cache, op, result)
+ * @cache: PERF_COUNT_HW_CACHE_*
+ * @op: PERF_COUNT_HW_CACHE_OP_*
+ * @result: PERF_COUNT_HW_CACHE_RESULT_*
+ * @evsel: its control value (event select and unit mask), or
+ *	X86_CACHE_INVALID where the op makes no sense for the cache (-EINVAL;
+ *	a combination no entry lists is -ENOENT)
+ * @extra: the offcore response mask where @evsel is an offcore response
+ *	event (extra_regs.c), else 0
+ */
+struct x86_cache_event {
+	u8 cache;
+	u8 op;
+	u8 result;
+	u64 evsel;
+	u64 extra;
+};
+
+#define X86_CACHE_INVALID	(~0ULL)
+
+/*
+ * struct x86_intel_model - what the driver knows of an Intel model (a
+ * microarchitecture's family 6 models) beyond what CPUID says
+ * @name: its events' name in the boot log ("Skylake")
+ * @pmu_name: what caps/pmu_name says
+ * @cache: its cache events, looked up first
+ * @nr_cache: how many
+ * @cache_base: those it shares with other models, looked up next
+ * @nr_cache_base: how many
+ * @extra_event: the event select and unit mask of the event that takes
+ *	its value from each extra register (extra_regs.c), 0 for none
+ * @metrics: the fields of its PERF_METRICS (topdown.c), 0 without topdown
+ * @ref_cycles_p: event 0x3c unit mask 1 counts reference cycles at the
+ *	TSC rate, as fixed counter 2 does (not at the bus clock): it is
+ *	ref-cycles, and fixed counter 2 may count it
+ */
+struct x86_intel_model {
+	const char *name;
+	const char *pmu_name;
+	const struct x86_cache_event *cache;
+	unsigned int nr_cache;
+	const struct x86_cache_event *cache_base;
+	unsigned int nr_cache_base;
+	u16 extra_event[X86_XREG_NR];
+	u8 metrics;
+	bool ref_cycles_p;
 };
 
 /*
@@ -148,6 +261,16 @@ struct x86_core_pmu {
 };
 
 /*
+ * struct x86_extra_reg - an extra register of a CPU
+ * @value: the value it holds for its users
+ * @users: the placed events that read it
+ */
+struct x86_extra_reg {
+	u64 value;
+	unsigned int users;
+};
+
+/*
  * struct x86_core_cpu - one CPU's counters; see "Locking" above.
  *
  * @core: the PMU.
@@ -160,6 +283,8 @@ struct x86_core_pmu {
  *	is enabled on this CPU); without SVM they are left out, as no guest runs
  *	and a counter with HostOnly alone would not count.
  * @fixed_ctrl: what IA32_FIXED_CTR_CTRL holds.
+ * @extra: Intel: the extra registers (extra_regs.c).
+ * @metric: Intel: the placed topdown metric events, by field (topdown.c).
  */
 struct x86_core_cpu {
 	const struct x86_core_pmu *core;
@@ -169,6 +294,8 @@ struct x86_core_cpu {
 	bool enabled;
 	bool hg_bits;
 	u64 fixed_ctrl;
+	struct x86_extra_reg extra[X86_XREG_NR];
+	struct perf_event *metric[INTEL_TD_METRIC_NUM];
 };
 
 /*
@@ -232,12 +359,51 @@ void x86_core_user_event_unmapped(struct perf_event *event,
 int x86_core_map_hw_event(const struct x86_core_desc *desc, u64 config,
 			  u64 *evsel);
 int x86_core_map_cache_event(const struct x86_core_desc *desc, u64 config,
-			     u64 *evsel);
+			     u64 *evsel, u64 *extra);
+const struct x86_cache_event *x86_cache_find(const struct x86_cache_event *ev,
+					     unsigned int n, unsigned int cache,
+					     unsigned int op,
+					     unsigned int result);
 int x86_core_check_raw(const struct x86_core_desc *desc, u64 config,
 		       u64 *evsel);
 u64 x86_core_filter_bits(const struct x86_core_desc *desc,
 			 const struct perf_event_attr *attr);
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event);
+
+/* extra_regs.c */
+bool x86_extra_probe(const struct x86_hw *hw);
+int x86_extra_event_init(const struct x86_core_desc *desc,
+			 struct perf_event *event, u64 evsel, u64 value);
+int x86_extra_take(const struct x86_core_desc *desc, struct x86_extra_reg *regs,
+		   const struct perf_event *event, u64 *evsel);
+void x86_extra_placed(struct perf_event *event, int idx);
+void x86_extra_untake(struct x86_extra_reg *regs,
+		      const struct perf_event *event, int idx);
+void x86_extra_release(struct x86_extra_reg *regs, struct perf_event *event);
+void x86_extra_write(const struct x86_hw *hw, struct perf_event *event);
+
+/* topdown.c */
+enum x86_topdown_kind x86_topdown_code(const struct x86_core_desc *desc,
+				       u64 code);
+int x86_topdown_event_init(const struct x86_core_pmu *core,
+			   struct perf_event *event);
+int x86_topdown_place(struct x86_core_cpu *cpu, struct perf_event *event,
+		      bool check);
+void x86_topdown_read(struct x86_core_cpu *cpu);
+void x86_topdown_clear(struct x86_core_cpu *cpu);
+void x86_topdown_stop(struct x86_core_cpu *cpu);
+void x86_topdown_del(struct x86_core_cpu *cpu, struct perf_event *event);
+
+static inline bool x86_core_is_metric(const struct perf_event *event)
+{
+	return event->hw.flags & X86_CORE_FLAG_METRIC;
+}
+
+/* models.c */
+const struct x86_cache_event *
+x86_intel_model_cache(const struct x86_intel_model *model, unsigned int cache,
+		      unsigned int op, unsigned int result);
+u64 x86_intel_rule_counters(const struct x86_core_desc *desc, u64 evsel);
 
 /* counters.c */
 u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel);
@@ -257,6 +423,7 @@ void x86_core_cpu_init(struct x86_core_cpu *cpu,
 void x86_core_cpu_reset(struct x86_core_cpu *cpu);
 void x86_core_set_hg_bits(struct x86_core_cpu *cpu, bool on);
 void x86_core_apply_freeze_on_smi(struct x86_core_cpu *cpu);
+u64 x86_core_global_on(const struct x86_core_cpu *cpu);
 void x86_core_enable(struct x86_core_cpu *cpu);
 void x86_core_disable(struct x86_core_cpu *cpu);
 void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event);

@@ -61,7 +61,9 @@ static void intel_fixed_counters(struct x86_core_desc *desc, u32 ecx, u32 edx)
 	desc->fixed_mask = mask & GENMASK(INTEL_PMC_MAX_FIXED - 1, 0);
 	desc->num_fixed = hweight32(desc->fixed_mask);
 	desc->fixed_width = fixed.split.bit_width_fixed;
-	desc->anythread_deprecated = fixed.split.anythread_deprecated;
+	/* AnyThread came with version 3: only then can it be deprecated */
+	desc->anythread_deprecated = desc->version >= 3 &&
+				     fixed.split.anythread_deprecated;
 }
 
 static int intel_detect(const struct x86_hw *hw, struct x86_core_desc *desc,
@@ -237,5 +239,7 @@ int x86_core_detect(const struct x86_hw *hw, struct x86_core_desc *desc)
 		return no_pmu(desc, "counters do not hold a value");
 	desc->family = cpuid_family(leaf1.eax);
 	desc->model = cpuid_model(leaf1.eax);
+	if (desc->vendor == X86_CORE_INTEL)
+		x86_intel_model_detect(hw, desc);
 	return 0;
 }

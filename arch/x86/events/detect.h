@@ -11,6 +11,8 @@
 #include <linux/types.h>
 
 struct x86_hw;
+struct x86_intel_model;
+struct x86_counter_rules;
 
 enum x86_core_vendor {
 	X86_CORE_NONE,		/* no usable core PMU */
@@ -46,6 +48,16 @@ enum x86_core_vendor {
  * @perfmon_v2: AMD: PerfMonV2 (CPUID 0x80000022 EAX[0]): global control
  *	and status MSRs, @num_gp from CPUID 0x80000022 EBX[3:0].
  * @hypervisor: CPUID says a hypervisor runs us.
+ * @intel_model: Intel: what the driver knows of the model beyond CPUID
+ *	(models.c), NULL for a model it has no table of.
+ * @counter_rules: Intel: the general-purpose counters the model's events
+ *	may use, NULL where every event may use every counter.
+ * @metrics: Intel: the topdown metrics this PMU has (fields of
+ *	PERF_METRICS: the model's, where fixed counter 3 exists and
+ *	PERF_CAPABILITIES says PERF_METRICS), else 0.
+ * @extra_regs: Intel: the model has extra registers (offcore response,
+ *	load latency, front end), and they hold a value (a hypervisor may not
+ *	offer them).
  * @evtsel_base: the control MSR of counter 0.
  * @ctr_base: the counter MSR of counter 0 (IA32_A_PMC0 with full-width
  *	writes).
@@ -70,6 +82,10 @@ struct x86_core_desc {
 	bool core_ext;
 	bool perfmon_v2;
 	bool hypervisor;
+	const struct x86_intel_model *intel_model;
+	const struct x86_counter_rules *counter_rules;
+	bool extra_regs;
+	u8 metrics;
 	u32 evtsel_base;
 	u32 ctr_base;
 	u32 msr_stride;
@@ -77,6 +93,10 @@ struct x86_core_desc {
 };
 
 int x86_core_detect(const struct x86_hw *hw, struct x86_core_desc *desc);
+
+/* models.c: what the Intel model layer knows of @desc's family and model */
+void x86_intel_model_detect(const struct x86_hw *hw,
+			    struct x86_core_desc *desc);
 
 /* the control MSR of general-purpose counter @i */
 static inline u32 x86_core_evtsel_msr(const struct x86_core_desc *desc,

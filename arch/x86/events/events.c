@@ -216,6 +216,13 @@ int x86_core_map_hw_event(const struct x86_core_desc *desc, u64 config,
 	config = array_index_nospec(config, PERF_COUNT_HW_MAX);
 	switch (desc->vendor) {
 	case X86_CORE_INTEL:
+		/* where 0x013c counts at the TSC rate, it is ref-cycles */
+		if (config == PERF_COUNT_HW_REF_CPU_CYCLES && desc->intel_model &&
+		    desc->intel_model->ref_cycles_p &&
+		    arch_event_available(desc, X86_ARCH_REF_CYCLES)) {
+			*evsel = intel_arch_events[X86_ARCH_REF_CYCLES];
+			return 0;
+		}
 		return intel_generic(desc, &intel_hw_map[config], evsel);
 	case X86_CORE_AMD:
 		val = amd_generic(desc, config);
@@ -252,17 +259,34 @@ static const struct cache_read intel_cache_read[PERF_COUNT_HW_CACHE_MAX] = {
 static_assert(ARRAY_SIZE(intel_hw_map) == PERF_COUNT_HW_MAX);
 static_assert(ARRAY_SIZE(intel_cache_read) == PERF_COUNT_HW_CACHE_MAX);
 
+/**
+ * x86_cache_find - the entry of a table of cache events for a triple
+ * @ev: the table
+ * @n: its entries
+ * @cache: PERF_COUNT_HW_CACHE_*
+ * @op: PERF_COUNT_HW_CACHE_OP_*
+ * @result: PERF_COUNT_HW_CACHE_RESULT_*
+ *
+ * Return: the entry, or NULL where the table lists none.
+ */
+const struct x86_cache_event *x86_cache_find(const struct x86_cache_event *ev,
+					     unsigned int n, unsigned int cache,
+					     unsigned int op,
+					     unsigned int result)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].cache == cache && ev[i].op == op &&
+		    ev[i].result == result)
+			return &ev[i];
+	return NULL;
+}
+
 /*
  * Cache events on AMD: the (cache, op, result) triples that have an event,
  * each with its encoding; a triple not listed has none.
  */
-struct amd_cache_event {
-	u8 cache;
-	u8 op;
-	u8 result;
-	u64 evsel;
-};
-
 #define CE(c, o, r, evsel)						\
 	{ PERF_COUNT_HW_CACHE_##c, PERF_COUNT_HW_CACHE_OP_##o,		\
 	  PERF_COUNT_HW_CACHE_RESULT_##r, evsel }
@@ -278,7 +302,7 @@ struct amd_cache_event {
  * local node (to local memory, and the part of them that are not
  * cache-coherent reads).
  */
-static const struct amd_cache_event amd_legacy_cache[] = {
+static const struct x86_cache_event amd_legacy_cache[] = {
 	CE(L1D, READ, ACCESS, EVSEL(0x40, 0x00)),
 	CE(L1D, READ, MISS, EVSEL(0x41, 0x01)),
 	CE(L1D, PREFETCH, ACCESS, EVSEL(0x67, 0x02)),
@@ -308,7 +332,7 @@ static const struct amd_cache_event amd_legacy_cache[] = {
  * that missed the L2 TLB; retired and mispredicted branches.  The L2 and
  * the node have no core event here.
  */
-static const struct amd_cache_event amd_zen_cache[] = {
+static const struct x86_cache_event amd_zen_cache[] = {
 	CE(L1D, READ, ACCESS, EVSEL(0x40, 0x00)),
 	CE(L1D, READ, MISS, EVSEL(0x60, 0xc8)),
 	CE(L1D, PREFETCH, ACCESS, EVSEL(0x5a, 0xff)),
@@ -346,23 +370,39 @@ static bool amd_no_op(unsigned int cache, unsigned int op)
 static int amd_cache(const struct x86_core_desc *desc, unsigned int cache,
 		     unsigned int op, unsigned int result, u64 *evsel)
 {
-	const struct amd_cache_event *ev = amd_legacy_cache;
-	unsigned int i, n = ARRAY_SIZE(amd_legacy_cache);
+	const struct x86_cache_event *ev;
 
 	if (amd_no_op(cache, op))
 		return -EINVAL;
-	if (desc->family >= AMD_FAMILY_ZEN) {
-		ev = amd_zen_cache;
-		n = ARRAY_SIZE(amd_zen_cache);
-	}
-	for (i = 0; i < n; i++) {
-		if (ev[i].cache == cache && ev[i].op == op &&
-		    ev[i].result == result) {
-			*evsel = ev[i].evsel;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	if (desc->family >= AMD_FAMILY_ZEN)
+		ev = x86_cache_find(amd_zen_cache, ARRAY_SIZE(amd_zen_cache),
+				    cache, op, result);
+	else
+		ev = x86_cache_find(amd_legacy_cache,
+				    ARRAY_SIZE(amd_legacy_cache), cache, op,
+				    result);
+	if (!ev)
+		return -ENOENT;
+	*evsel = ev->evsel;
+	return 0;
+}
+
+/* a cache event of an Intel model's table */
+static int intel_model_cache(const struct x86_core_desc *desc,
+			     unsigned int cache, unsigned int op,
+			     unsigned int result, u64 *evsel, u64 *extra)
+{
+	const struct x86_cache_event *ev =
+		x86_intel_model_cache(desc->intel_model, cache, op, result);
+
+	if (!ev)
+		return -ENOENT;
+	if (ev->evsel == X86_CACHE_INVALID)
+		return -EINVAL;
+	*evsel = ev->evsel;
+	if (extra)
+		*extra = ev->extra;
+	return 0;
 }
 
 /**
@@ -370,13 +410,16 @@ static int amd_cache(const struct x86_core_desc *desc, unsigned int cache,
  * @desc: the PMU
  * @config: cache | op << 8 | result << 16, extended type stripped
  * @evsel: the event select and unit mask bits, on success
+ * @extra: where not NULL, the value the event takes from an extra register
+ *	(the offcore response mask of an LL or node event), else 0, on
+ *	success
  *
  * Return: 0; -EINVAL for a type, op or result out of range, or an op that
- * makes no sense for the cache on AMD; -ENOENT for a combination the CPU
- * has no event for.
+ * makes no sense for the cache (AMD, and the Intel models with a table);
+ * -ENOENT for a combination the CPU has no event for.
  */
 int x86_core_map_cache_event(const struct x86_core_desc *desc, u64 config,
-			     u64 *evsel)
+			     u64 *evsel, u64 *extra)
 {
 	unsigned int cache = config & 0xff;
 	unsigned int op = (config >> 8) & 0xff;
@@ -391,8 +434,13 @@ int x86_core_map_cache_event(const struct x86_core_desc *desc, u64 config,
 	cache = array_index_nospec(cache, PERF_COUNT_HW_CACHE_MAX);
 	op = array_index_nospec(op, PERF_COUNT_HW_CACHE_OP_MAX);
 	result = array_index_nospec(result, PERF_COUNT_HW_CACHE_RESULT_MAX);
+	if (extra)
+		*extra = 0;
 	switch (desc->vendor) {
 	case X86_CORE_INTEL:
+		if (desc->intel_model)
+			return intel_model_cache(desc, cache, op, result, evsel,
+						 extra);
 		if (op != PERF_COUNT_HW_CACHE_OP_READ)
 			return -ENOENT;
 		row = &intel_cache_read[cache];
@@ -447,7 +495,8 @@ static u64 raw_valid(const struct x86_core_desc *desc)
  *
  * Return: 0, or -EINVAL for AnyThread where the CPU has none, a fixed
  * counter's pseudo-encoding that names no fixed counter or carries bits
- * a fixed counter cannot apply, or no PMU.
+ * a fixed counter cannot apply, a topdown event the PMU does not have
+ * (topdown.c), or no PMU.
  */
 int x86_core_check_raw(const struct x86_core_desc *desc, u64 config, u64 *evsel)
 {
@@ -461,12 +510,22 @@ int x86_core_check_raw(const struct x86_core_desc *desc, u64 config, u64 *evsel)
 	    (config & ~valid & ARCH_PERFMON_EVENTSEL_ANY))
 		return -EINVAL;
 	config &= valid;
-	if (desc->vendor == X86_CORE_INTEL && code &&
-	    !(code & ARCH_PERFMON_EVENTSEL_EVENT)) {
+	switch (desc->vendor == X86_CORE_INTEL ? x86_topdown_code(desc, code) :
+						 X86_TD_NONE) {
+	case X86_TD_FIXED:
 		fixed = (code >> 8) - 1;
-		if (fixed >= X86_CORE_NR_FIXED || !has_fixed(desc, fixed) ||
-		    (config & X86_CORE_FIXED_CANNOT))
+		if (!has_fixed(desc, fixed) || (config & X86_CORE_FIXED_CANNOT))
 			return -EINVAL;
+		break;
+	case X86_TD_METRIC:
+		/* a share of the slots: no control bits of its own */
+		if (config & X86_CORE_FIXED_CANNOT)
+			return -EINVAL;
+		break;
+	case X86_TD_INVALID:
+		return -EINVAL;
+	default:
+		break;
 	}
 	*evsel = config & ~DRIVER_BITS;
 	return 0;
@@ -500,12 +559,16 @@ u64 x86_core_filter_bits(const struct x86_core_desc *desc,
 	return bits;
 }
 
-/* the event select of @event, from its type and config */
+/*
+ * The event select of @event, from its type and config, and the mask an
+ * event takes from an extra register (a raw event's is its config1).
+ */
 static int event_evsel(struct x86_core_pmu *core, struct perf_event *event,
-		       u64 *evsel)
+		       u64 *evsel, u64 *extra)
 {
 	const struct perf_event_attr *attr = &event->attr;
 
+	*extra = 0;
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
 		return x86_core_map_hw_event(&core->desc,
@@ -514,8 +577,9 @@ static int event_evsel(struct x86_core_pmu *core, struct perf_event *event,
 	case PERF_TYPE_HW_CACHE:
 		return x86_core_map_cache_event(&core->desc,
 						attr->config & PERF_HW_EVENT_MASK,
-						evsel);
+						evsel, extra);
 	default:
+		*extra = attr->config1;
 		return x86_core_check_raw(&core->desc, attr->config, evsel);
 	}
 }
@@ -577,7 +641,7 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
 	struct hw_perf_event *hwc = &event->hw;
-	u64 evsel;
+	u64 evsel, extra;
 	int ret;
 
 	if (!event_is_ours(core, attr))
@@ -591,7 +655,8 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 		return -EOPNOTSUPP;
 	if (core->desc.vendor == X86_CORE_AMD && has_branch_stack(event))
 		return -EOPNOTSUPP;
-	ret = event_evsel(core, event, &evsel);
+	ret = event_evsel(core, event, &evsel, &extra) ?:
+	      x86_extra_event_init(&core->desc, event, evsel, extra);
 	if (ret)
 		return ret;
 	/*
@@ -625,6 +690,9 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
 	hwc->idx = -1;
 	hwc->flags = 0;
+	ret = x86_topdown_event_init(core, event);
+	if (ret)
+		return ret;
 	start_freq_period(core, event);
 	perf_counter_init_period(event, core->max_period);
 	return x86_core_validate_group(core, event);

@@ -441,13 +441,22 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 
 	if (desc->num_gp)
 		counters |= GENMASK_ULL(desc->num_gp - 1, 0);
+	if (desc->metrics)
+		counters |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
 	if (desc->vendor == X86_CORE_INTEL)
 		kind = "generic architected perfmon, Intel";
 	else if (desc->family >= 0x17)
 		kind = "Fam17h+ core perfctr, AMD";
 	else
 		kind = desc->core_ext ? "core perfctr, AMD" : "AMD";
-	pr_info("Performance Events: %s PMU driver.\n", kind);
+	/* a model's name, and what it has that the generic line leaves out */
+	if (desc->intel_model)
+		pr_info("Performance Events: %s events, %s%sIntel PMU driver.\n",
+			desc->intel_model->name,
+			desc->anythread_deprecated ? "AnyThread deprecated, " : "",
+			desc->full_width_write ? "full-width counters, " : "");
+	else
+		pr_info("Performance Events: %s PMU driver.\n", kind);
 	for (i = 0; i < ARRAY_SIZE(arch_event_names); i++)
 		if (desc->vendor == X86_CORE_INTEL && i < desc->events_mask_len &&
 		    (desc->events_unavailable & BIT(i)))

@@ -2,9 +2,12 @@
 /*
  * What the core PMU shows under /sys/bus/event_source/devices/cpu: format/
  * (how a raw config is laid out: Intel's PERFEVTSELx fields, or AMD's
- * PERF_CTL ones with the event select's high bits at config:32-35),
+ * PERF_CTL ones with the event select's high bits at config:32-35, and
+ * offcore_rsp, ldlat and frontend where the Intel model has the extra
+ * registers),
  * events/ (the generic hardware events this CPU counts, by the perf tool's
- * names, as event=,umask=,... terms), caps/ (pmu_name, max_precise),
+ * names, as event=,umask=,... terms, and the topdown events of a model
+ * with PERF_METRICS), caps/ (pmu_name, max_precise),
  * rdpmc (user_access.c) and, on Intel, freeze_on_smi.  Each attribute finds
  * its driver through the PMU device's drvdata.  Read-only data fixed at
  * registration, but freeze_on_smi, which pmu.c sets under its lock.
@@ -55,6 +58,9 @@ PMU_FORMAT_ATTR(pc, "config:19");
 PMU_FORMAT_ATTR(any, "config:21");
 PMU_FORMAT_ATTR(inv, "config:23");
 PMU_FORMAT_ATTR(cmask, "config:24-31");
+PMU_FORMAT_ATTR(offcore_rsp, "config1:0-63");
+PMU_FORMAT_ATTR(ldlat, "config1:0-15");
+PMU_FORMAT_ATTR(frontend, "config1:0-23");
 
 static struct attribute *format_attrs[] = {
 	&format_attr_event.attr,
@@ -64,6 +70,9 @@ static struct attribute *format_attrs[] = {
 	&format_attr_any.attr,
 	&format_attr_inv.attr,
 	&format_attr_cmask.attr,
+	&format_attr_offcore_rsp.attr,
+	&format_attr_ldlat.attr,
+	&format_attr_frontend.attr,
 	NULL,
 };
 
@@ -81,6 +90,13 @@ static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
 		return 0;
 	if (attr == &format_attr_any.attr &&
 	    (is_amd(desc) || desc->version < 2 || desc->anythread_deprecated))
+		return 0;
+	/* the model's, even where a hypervisor does not offer the registers */
+	if ((attr == &format_attr_offcore_rsp.attr ||
+	     attr == &format_attr_ldlat.attr ||
+	     attr == &format_attr_frontend.attr) &&
+	    (!desc->intel_model ||
+	     !desc->intel_model->extra_event[X86_XREG_RSP_0]))
 		return 0;
 	return attr->mode;
 }
@@ -128,6 +144,16 @@ static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
 			    .show = generic_show },			\
 		  .id = PERF_COUNT_HW_##_id, } })[0].attr.attr)
 
+/*
+ * A topdown event (topdown.c): @_field is the metric's PERF_METRICS
+ * field plus one, 0 for slots; shown where the PMU has that many metrics.
+ */
+#define TOPDOWN(_name, _str, _field)					\
+	(&((struct perf_pmu_events_attr[]) {				\
+		{ .attr = { .attr = { .name = _name, .mode = 0444 },	\
+			    .show = perf_event_sysfs_show },		\
+		  .id = _field, .event_str = _str, } })[0].attr.attr)
+
 static struct attribute *events_attrs[] = {
 	GENERIC("cpu-cycles", CPU_CYCLES),
 	GENERIC("instructions", INSTRUCTIONS),
@@ -139,6 +165,15 @@ static struct attribute *events_attrs[] = {
 	GENERIC("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
 	GENERIC("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
 	GENERIC("ref-cycles", REF_CPU_CYCLES),
+	TOPDOWN("slots", "event=0x00,umask=0x4", 0),
+	TOPDOWN("topdown-retiring", "event=0x00,umask=0x80", 1),
+	TOPDOWN("topdown-bad-spec", "event=0x00,umask=0x81", 2),
+	TOPDOWN("topdown-fe-bound", "event=0x00,umask=0x82", 3),
+	TOPDOWN("topdown-be-bound", "event=0x00,umask=0x83", 4),
+	TOPDOWN("topdown-heavy-ops", "event=0x00,umask=0x84", 5),
+	TOPDOWN("topdown-br-mispredict", "event=0x00,umask=0x85", 6),
+	TOPDOWN("topdown-fetch-lat", "event=0x00,umask=0x86", 7),
+	TOPDOWN("topdown-mem-bound", "event=0x00,umask=0x87", 8),
 	NULL,
 };
 
@@ -148,10 +183,12 @@ static umode_t events_visible(struct kobject *kobj, struct attribute *attr,
 {
 	struct perf_pmu_events_attr *ev =
 		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+	const struct x86_core_desc *desc = kobj_desc(kobj);
 	u64 evsel;
 
-	return x86_core_map_hw_event(kobj_desc(kobj), ev->id, &evsel) ?
-	       0 : attr->mode;
+	if (ev->event_str)
+		return desc->metrics && ev->id <= desc->metrics ? attr->mode : 0;
+	return x86_core_map_hw_event(desc, ev->id, &evsel) ? 0 : attr->mode;
 }
 
 static const struct attribute_group events_group = {
@@ -167,6 +204,8 @@ static ssize_t pmu_name_show(struct device *dev, struct device_attribute *attr,
 {
 	const struct x86_core_desc *desc = dev_desc(dev);
 
+	if (desc->intel_model)
+		return sysfs_emit(page, "%s\n", desc->intel_model->pmu_name);
 	/* the architectural events of version 2 and later, whatever the part */
 	if (desc->version >= 2)
 		return sysfs_emit(page, "generic_arch_v2+\n");

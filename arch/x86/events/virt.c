@@ -121,7 +121,8 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 	for_each_set_bit(idx, &running, X86_CORE_NR_IDX)
 		if (cpu->counters.events[idx]->attr.exclude_guest)
 			no_guest |= BIT_ULL(idx);
-	host = cpu->counters.enabled ? cpu->counters.running : 0;
+	host = cpu->counters.enabled ?
+	       x86_core_global_on(&cpu->counters) : 0;
 	cpu->guest_msr = (struct perf_guest_switch_msr) {
 		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
 		.host	= host,

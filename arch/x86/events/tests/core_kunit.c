@@ -143,7 +143,8 @@ static const struct map_case map_cases[] = {
 	MAP(intel_skl, "raw bit 32, dropped", RAW, BIT_ULL(32) | 0x3c, 0x3c),
 	MAP(intel_skl, "raw bit 63, dropped", RAW, BIT_ULL(63) | 0x3c, 0x3c),
 	MAP(intel_skl, "raw fixed 2 pseudo", RAW, 0x0300, 0x0300),
-	BAD(intel_skl, "raw fixed 3 pseudo, no counter", RAW, 0x0400, -EINVAL),
+	MAP(intel_skl, "raw fixed 3 pseudo, no counter: general", RAW, 0x0400,
+	    0x0400),
 	MAP(intel_spr, "raw fixed 3 pseudo", RAW, 0x0400, 0x0400),
 	BAD(intel_v5_holes, "raw fixed 2 pseudo, no counter", RAW, 0x0300, -EINVAL),
 	BAD(intel_skl, "raw fixed pseudo with cmask", RAW, 0x01000300, -EINVAL),
@@ -172,7 +173,7 @@ static void perf_x86_core_map(struct kunit *test)
 	if (c->type == HW)
 		ret = x86_core_map_hw_event(desc, c->config, &evsel);
 	else if (c->type == CACHE)
-		ret = x86_core_map_cache_event(desc, c->config, &evsel);
+		ret = x86_core_map_cache_event(desc, c->config, &evsel, NULL);
 	else
 		ret = x86_core_check_raw(desc, c->config, &evsel);
 	KUNIT_EXPECT_EQ(test, ret, c->err);
@@ -481,6 +482,8 @@ static void perf_x86_core_constraint(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x01a4), 0xfULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(spr, 0x01a4), 0xffULL | BIT_ULL(FIXED(3)));
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(spr, 0x0400), BIT_ULL(FIXED(3)));
+	/* no fixed counter 3: a general event (as stock's Skylake has it) */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0400), 0xfULL);
 	/* a counter mask or an edge is the general-purpose counters' only */
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0100003c), 0xfULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0004003c), 0xfULL);
@@ -705,21 +708,33 @@ static void perf_x86_core_count(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_pmis(t->m), 0);
 }
 
-/* on and off through the global control, or through each EN bit */
+/*
+ * On and off through the global control, or through each EN bit.  With
+ * a global control, Intel's holds every counter while the PMU is on (each
+ * counter's own control starts and stops it, as stock leaves the MSR);
+ * AMD's the started counters.
+ */
 static void perf_x86_core_enable_msrs(struct kunit *test)
 {
 	struct core_test *t = fixture_test(test);
 	struct perf_event *ev;
 	bool global = intel(t) ? t->desc.version >= 2 : t->desc.perfmon_v2;
 	u32 gctl = intel(t) ? MSR_CORE_PERF_GLOBAL_CTRL : MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
+	u64 on = 1;
 
+	if (intel(t)) {
+		on = GENMASK_ULL(t->desc.num_gp - 1, 0) |
+		     (u64)t->desc.fixed_mask << X86_CORE_IDX_FIXED;
+		if (t->desc.metrics)
+			on |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
+	}
 	ev = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, false, false);
 	KUNIT_ASSERT_EQ(test, ev->hw.idx, 0);
 	x86_core_enable(&t->cpu);
 	KUNIT_EXPECT_TRUE(test, model_msr(t, x86_core_evtsel_msr(&t->desc, 0)) &
 			  ARCH_PERFMON_EVENTSEL_ENABLE);
 	if (global)
-		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 1);
+		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), on);
 	x86_core_disable(&t->cpu);
 	if (global) {
 		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 0);
@@ -734,7 +749,7 @@ static void perf_x86_core_enable_msrs(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, model_msr(t, x86_core_evtsel_msr(&t->desc, 0)) &
 			   ARCH_PERFMON_EVENTSEL_ENABLE);
 	if (global)
-		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), 0);
+		KUNIT_EXPECT_EQ(test, model_msr(t, gctl), intel(t) ? on : 0);
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
 }
 
@@ -943,11 +958,355 @@ static void perf_x86_core_throttle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 100);
 }
 
+/*
+ * The Intel model layer: a model with a table is named by it, and its
+ * event list's counter rules narrow where events go (generated from the
+ * perfmon JSON; the values below are Sapphire Rapids' and Ice Lake-SP's
+ * lists' "Counter" fields).
+ */
+static void perf_x86_core_model_tables(struct kunit *test)
+{
+	struct core_test *spr = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct core_test *skl = core_test_new(test, &x86_pmu_fixture_intel_skl);
+	struct core_test *core2 = core_test_new(test, &x86_pmu_fixture_intel_core2);
+	const struct x86_core_desc *d = &spr->desc;
+	struct x86_core_desc icx = spr->desc;
+
+	KUNIT_ASSERT_NOT_NULL(test, d->intel_model);
+	KUNIT_EXPECT_STREQ(test, d->intel_model->pmu_name, "sapphire_rapids");
+	KUNIT_EXPECT_TRUE(test, d->extra_regs);
+	KUNIT_ASSERT_NOT_NULL(test, skl->desc.intel_model);
+	KUNIT_EXPECT_STREQ(test, skl->desc.intel_model->pmu_name, "skylake");
+	KUNIT_EXPECT_NULL(test, skl->desc.counter_rules);
+	KUNIT_EXPECT_NULL(test, core2->desc.intel_model);
+	KUNIT_EXPECT_NULL(test, core2->desc.counter_rules);
+
+	/* L2_RQSTS (0x24): counters 0-3, whatever the unit mask */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x2124), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x0924), 0xfULL);
+	/* TOPDOWN.SLOTS_P anywhere, BAD_SPEC_SLOTS on counter 0 only */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01a4),
+			0xffULL | BIT_ULL(FIXED(3)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x04a4), 0x1ULL);
+	/* MEM_TRANS_RETIRED: load latency on 1-7, store sample on 0 */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01cd), 0xfeULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x02cd), 0x1ULL);
+	/* CYCLE_ACTIVITY: STALLS_TOTAL anywhere, CYCLES_L2_MISS on 0-3 */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x04a3), 0xffULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01a3), 0xfULL);
+	/* a counter mask does not lift a rule */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01002124), 0xfULL);
+	/* reference cycles at the TSC rate: fixed counter 2 as well */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x013c),
+			0xffULL | BIT_ULL(FIXED(2)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&skl->desc, 0x013c), 0xfULL);
+
+	/* Ice Lake-SP's own list: no TOPDOWN rules, MEM_LOAD_RETIRED on 0-3 */
+	icx.model = 0x6a;
+	x86_intel_model_detect(x86_pmu_model_hw(spr->m), &icx);
+	KUNIT_EXPECT_STREQ(test, icx.intel_model->pmu_name, "icelake");
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x04a4), 0xffULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x01d1), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x00c4), 0xffULL);
+}
+
+/* a raw event of @t's PMU with config1 */
+static struct perf_event *raw_event(struct core_test *t, u64 config,
+				    u64 config1)
+{
+	struct perf_event *ev = new_event(t, RAW, config, 0);
+
+	ev->attr.config1 = config1;
+	return ev;
+}
+
+/*
+ * Restricted events never land on a counter their rules exclude: a group
+ * of five L2_RQSTS events can never be counted at once (four counters
+ * may count it), and a fifth one alone waits while four are placed.
+ */
+static void perf_x86_core_model_constrained(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct perf_event *ev[5], *branch;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		ev[i] = raw_event(t, 0x2124, 0);
+		if (i)
+			ev[i]->group_leader = ev[0];
+		KUNIT_EXPECT_EQ_MSG(test, x86_core_event_init(&t->core, ev[i]),
+				    i == 4 ? -EINVAL : 0, "member %u", i);
+		if (i < 4 && i)
+			join(ev[0], ev[i]);
+	}
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, ev, 4), 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_LT(test, ev[i]->hw.idx, 4);
+	ev[4]->group_leader = ev[4];
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, ev[4]), 0);
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, &ev[4], 1), -EAGAIN);
+	/* an unrestricted event still finds counter 4 */
+	branch = new_event(t, HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0);
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, branch), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &branch, 1), 0);
+	KUNIT_EXPECT_EQ(test, branch->hw.idx, 4);
+}
+
+/*
+ * Events already counting move to other counters to make room for ones
+ * that may use only theirs (as stock places perf stat -d's branches on
+ * counters 4 and 5 once the L1 events want 0-3), their counts kept.
+ */
+static void perf_x86_core_model_repack(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct x86_pmu_model_event br = model_branches(t);
+	struct perf_event *branch[2], *l2[4];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		branch[i] = run_event(t, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0,
+				      false, false);
+	KUNIT_EXPECT_EQ(test, branch[0]->hw.idx, 0);
+	KUNIT_EXPECT_EQ(test, branch[1]->hw.idx, 1);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &br, true, 100);
+	x86_core_disable(&t->cpu);
+	for (i = 0; i < 4; i++) {
+		l2[i] = raw_event(t, 0x2124, 0);
+		KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, l2[i]), 0);
+		KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &l2[i], 1), 0);
+		x86_core_start(&t->cpu, l2[i]);
+		KUNIT_EXPECT_LT(test, l2[i]->hw.idx, 4);
+	}
+	KUNIT_EXPECT_GE(test, branch[0]->hw.idx, 4);
+	KUNIT_EXPECT_GE(test, branch[1]->hw.idx, 4);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &br, true, 50);
+	x86_core_disable(&t->cpu);
+	for (i = 0; i < 2; i++) {
+		x86_core_read(&t->cpu, branch[i]);
+		KUNIT_EXPECT_EQ(test, local64_read(&branch[i]->count), 150);
+	}
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/* a cache event of @t's model: its errno, or its control and offcore mask */
+static int model_cache(struct core_test *t, u64 config, u64 *evsel, u64 *mask)
+{
+	struct perf_event *ev = new_event(t, CACHE, config, 0);
+	int ret = x86_core_event_init(&t->core, ev);
+
+	*evsel = ev->hw.config & INTEL_ARCH_EVENT_MASK;
+	*mask = ev->hw.extra_reg.reg ? ev->hw.extra_reg.config : 0;
+	return ret;
+}
+
+/*
+ * A model's cache events (the values are what Linux programs on the
+ * emulated Sapphire Rapids, make encodings): the L1D's, the LLC's as an
+ * offcore response with its mask, the ops that make no sense (-EINVAL)
+ * and those no event counts (-ENOENT); without the offcore registers (a
+ * hypervisor's guest), the LLC events are -ENXIO.
+ */
+static void perf_x86_core_model_cache(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	u64 evsel, mask;
+
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(L1D, READ, MISS), &evsel,
+					  &mask), 0);
+	KUNIT_EXPECT_EQ(test, evsel, 0xe124);
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(LL, READ, ACCESS), &evsel,
+					  &mask), 0);
+	KUNIT_EXPECT_EQ(test, evsel, 0x012a);
+	KUNIT_EXPECT_EQ(test, mask, 0x10001);
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(BPU, READ, MISS), &evsel,
+					  &mask), 0);
+	KUNIT_EXPECT_EQ(test, evsel, 0x04c5);
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(ITLB, READ, ACCESS),
+					  &evsel, &mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(L1I, WRITE, ACCESS),
+					  &evsel, &mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(NODE, WRITE, ACCESS),
+					  &evsel, &mask), -ENOENT);
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(L1D, WRITE, MISS),
+					  &evsel, &mask), -ENOENT);
+	t->core.desc.extra_regs = false;
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(LL, READ, ACCESS), &evsel,
+					  &mask), -ENXIO);
+	KUNIT_EXPECT_EQ(test, model_cache(t, CACHE_CFG(L1D, READ, MISS), &evsel,
+					  &mask), 0);
+}
+
+/*
+ * OFFCORE_RSP_0 and _1: events with one mask share a register, another
+ * mask moves to the other register (and event), a third waits; the
+ * register is written with the mask before the counter starts.  A group
+ * with three masks can never be counted; reserved mask bits are -EINVAL.
+ */
+static void perf_x86_core_model_offcore(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct perf_event *ev[4], *g[3];
+	static const u64 masks[] = { 0x10001, 0x10001, 0x3fbfc00001ULL, 0x2 };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		ev[i] = raw_event(t, 0x012a, masks[i]);
+		KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, ev[i]), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &ev[i], 1), 0);
+		x86_core_start(&t->cpu, ev[i]);
+	}
+	KUNIT_EXPECT_EQ(test, ev[1]->hw.config & INTEL_ARCH_EVENT_MASK, 0x012a);
+	KUNIT_EXPECT_EQ(test, ev[2]->hw.config & INTEL_ARCH_EVENT_MASK, 0x012b);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_OFFCORE_RSP_0), 0x10001);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_OFFCORE_RSP_1), 0x3fbfc00001ULL);
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, &ev[3], 1), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t->cpu.extra[X86_XREG_RSP_0].users, 2);
+	x86_core_del(&t->cpu, ev[0]);
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, &ev[3], 1), -EAGAIN);
+	x86_core_del(&t->cpu, ev[1]);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &ev[3], 1), 0);
+	x86_core_start(&t->cpu, ev[3]);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_OFFCORE_RSP_0), 0x2);
+	x86_core_del(&t->cpu, ev[2]);
+	x86_core_del(&t->cpu, ev[3]);
+	KUNIT_EXPECT_EQ(test, t->cpu.extra[X86_XREG_RSP_0].users +
+				t->cpu.extra[X86_XREG_RSP_1].users, 0);
+
+	for (i = 0; i < 3; i++) {
+		g[i] = raw_event(t, 0x012a, 1ULL << i);
+		if (i)
+			g[i]->group_leader = g[0];
+		KUNIT_EXPECT_EQ_MSG(test, x86_core_event_init(&t->core, g[i]),
+				    i == 2 ? -EINVAL : 0, "member %u", i);
+		if (i == 1)
+			join(g[0], g[1]);
+	}
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core,
+						  raw_event(t, 0x012a, BIT_ULL(38))),
+			-EINVAL);
+	/* not an offcore event: config1 is not looked at */
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core,
+						  raw_event(t, 0x00c4, BIT_ULL(63))),
+			0);
+}
+
+/*
+ * Topdown: what event select 0 is on each kind of model (as stock's
+ * driver answers on the emulated Skylake-SP, Ice Lake-SP, Sapphire
+ * Rapids and its KVM guest: make encodings), the group rules of the
+ * metrics, and their counts: the slots their leader counted times their
+ * PERF_METRICS fraction, kept across the leader stopping and starting
+ * afresh.
+ */
+static void perf_x86_core_model_topdown(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct core_test *skl = core_test_new(test, &x86_pmu_fixture_intel_skl);
+	struct x86_pmu_model_event slots = { .select = 0x01a4, .fixed = 3 };
+	struct x86_core_desc icx = t->desc, kvm = t->desc;
+	struct perf_event *ev[3], *lone, *cyc, *sampling;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, t->desc.metrics, 8);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&t->desc, 0x0400), X86_TD_FIXED);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&t->desc, 0x8700), X86_TD_METRIC);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&t->desc, 0x8800), X86_TD_GENERAL);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&t->desc, 0x00c0), X86_TD_NONE);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&skl->desc, 0x0300), X86_TD_FIXED);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&skl->desc, 0x0400), X86_TD_GENERAL);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&skl->desc, 0x8000), X86_TD_GENERAL);
+	/* Ice Lake: four metrics; 0x8700 is an event like any other */
+	icx.model = 0x6a;
+	x86_intel_model_detect(x86_pmu_model_hw(t->m), &icx);
+	KUNIT_EXPECT_EQ(test, icx.metrics, 4);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&icx, 0x8300), X86_TD_METRIC);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&icx, 0x8700), X86_TD_GENERAL);
+	/* a guest without fixed counter 3 or PERF_METRICS */
+	kvm.fixed_mask = 0x7;
+	kvm.metrics = 0;
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&kvm, 0x0400), X86_TD_INVALID);
+	KUNIT_EXPECT_EQ(test, x86_topdown_code(&kvm, 0x8000), X86_TD_INVALID);
+
+	/* a metric only as a member of a counting slots leader's group */
+	lone = raw_event(t, 0x8000, 0);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, lone), -EINVAL);
+	cyc = raw_event(t, 0x003c, 0);
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, cyc), 0);
+	lone->group_leader = cyc;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, lone), -EINVAL);
+	ev[0] = raw_event(t, 0x0400, 0);
+	ev[1] = raw_event(t, 0x8000, 0);
+	ev[2] = raw_event(t, 0x8300, 0);
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, ev[0]), 0);
+	for (i = 1; i < 3; i++) {
+		ev[i]->group_leader = ev[0];
+		KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, ev[i]), 0);
+		join(ev[0], ev[i]);
+	}
+	sampling = raw_event(t, 0x8100, 0);
+	sampling->attr.sample_period = 1000;
+	sampling->hw.sample_period = 1000;
+	sampling->group_leader = ev[0];
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, sampling), -EINVAL);
+
+	/* slots on fixed counter 3 from 0, the metrics cleared and enabled */
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, ev, 3), 0);
+	KUNIT_EXPECT_EQ(test, ev[0]->hw.idx, FIXED(3));
+	KUNIT_EXPECT_EQ(test, ev[1]->hw.idx, INTEL_PMC_IDX_METRIC_BASE);
+	KUNIT_EXPECT_EQ(test, ev[2]->hw.idx, INTEL_PMC_IDX_METRIC_BASE + 3);
+	x86_pmu_model_set_metrics(t->m, ~0ULL);
+	for (i = 0; i < 3; i++)
+		x86_core_start(&t->cpu, ev[i]);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_PERF_METRICS), 0);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_CORE_PERF_FIXED_CTR3), 0);
+	x86_core_enable(&t->cpu);
+	KUNIT_EXPECT_TRUE(test, model_msr(t, MSR_CORE_PERF_GLOBAL_CTRL) &
+			  BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS));
+	x86_pmu_model_count(t->m, &slots, true, 1020);
+	/* retiring 51/255 of them, back-end bound 120/255 */
+	x86_pmu_model_set_metrics(t->m, 0x33 | 0x78ULL << 24);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev[0]), 1020);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev[1]), 204);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev[2]), 480);
+	x86_core_disable(&t->cpu);
+	for (i = 0; i < 3; i++)
+		x86_core_del(&t->cpu, ev[i]);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev[1]), 204);
+
+	/* back on the PMU: counted afresh, added to what was counted */
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, ev, 3), 0);
+	for (i = 0; i < 3; i++)
+		x86_core_start(&t->cpu, ev[i]);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &slots, true, 255);
+	x86_pmu_model_set_metrics(t->m, 0x33);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev[0]), 1275);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev[1]), 255);
+	KUNIT_EXPECT_EQ(test, count_of(t, ev[2]), 480);
+	/* a second slots group waits: fixed counter 3 and the metrics taken */
+	lone = raw_event(t, 0x0400, 0);
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, lone), 0);
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, &lone, 1), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
 static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_core_map, map_gen_params),
 	KUNIT_CASE(perf_x86_core_amd_generations),
 	KUNIT_CASE(perf_x86_core_event_init),
 	KUNIT_CASE(perf_x86_core_constraint),
+	KUNIT_CASE(perf_x86_core_model_tables),
+	KUNIT_CASE(perf_x86_core_model_constrained),
+	KUNIT_CASE(perf_x86_core_model_repack),
+	KUNIT_CASE(perf_x86_core_model_cache),
+	KUNIT_CASE(perf_x86_core_model_offcore),
+	KUNIT_CASE(perf_x86_core_model_topdown),
 	KUNIT_CASE_PARAM(perf_x86_core_group, group_gen_params),
 	KUNIT_CASE(perf_x86_core_group_mixed),
 	KUNIT_CASE(perf_x86_core_all_or_nothing),

@@ -511,6 +511,8 @@ struct sysfs_case {
 
 #define SKL(g, n, w)	{ &x86_pmu_fixture_intel_skl, g, n, w }
 #define ZEN4(g, n, w)	{ &x86_pmu_fixture_amd_zen4, g, n, w }
+#define SPR(g, n, w)	{ &x86_pmu_fixture_intel_spr, g, n, w }
+#define CORE2(g, n, w)	{ &x86_pmu_fixture_intel_core2, g, n, w }
 
 static const struct sysfs_case sysfs_cases[] = {
 	SKL("format", "event", "config:0-7\n"),
@@ -523,7 +525,8 @@ static const struct sysfs_case sysfs_cases[] = {
 	SKL("events", "cache-misses", "event=0x2e,umask=0x41\n"),
 	SKL("events", "stalled-cycles-frontend", "(hidden)"),
 	SKL("caps", "max_precise", "0\n"),
-	SKL("caps", "pmu_name", "generic_arch_v2+\n"),
+	SKL("caps", "pmu_name", "skylake\n"),
+	SKL("format", "offcore_rsp", "config1:0-63\n"),
 	SKL("", "rdpmc", "1\n"),
 	SKL("", "freeze_on_smi", "1\n"),
 	ZEN4("format", "event", "config:0-7,32-35\n"),
@@ -534,6 +537,13 @@ static const struct sysfs_case sysfs_cases[] = {
 	ZEN4("caps", "pmu_name", "(hidden)"),
 	ZEN4("", "freeze_on_smi", "(hidden)"),
 	ZEN4("events", "stalled-cycles-frontend", "event=0xa9\n"),
+	ZEN4("format", "offcore_rsp", "(hidden)"),
+	/* a model whose 0x013c counts at the TSC rate: ref-cycles */
+	SPR("events", "ref-cycles", "event=0x3c,umask=0x01\n"),
+	SPR("caps", "pmu_name", "sapphire_rapids\n"),
+	SPR("format", "any", "(hidden)"),
+	CORE2("caps", "pmu_name", "generic_arch_v2+\n"),
+	CORE2("format", "offcore_rsp", "(hidden)"),
 };
 
 /* format/, events/, caps/ and rdpmc of an Intel and an AMD part */

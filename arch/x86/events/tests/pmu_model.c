@@ -41,6 +41,8 @@ enum model_reg {
 	REG_STATUS_SET,		/* Intel (v4) and AMD STATUS_SET */
 	REG_INUSE,		/* Intel IA32_PERF_GLOBAL_INUSE (v4) */
 	REG_DEBUGCTL,		/* Intel IA32_DEBUGCTL */
+	REG_EXTRA,		/* Intel OFFCORE_RSP_0/1, PEBS_LD_LAT, _FRONTEND */
+	REG_METRICS,		/* Intel MSR_PERF_METRICS (PERF_CAPABILITIES) */
 };
 
 /* IA32_DEBUGCTL: LBR, BTF and bits 15:6; 5:2 and 63:16 reserved (SDM) */
@@ -65,6 +67,8 @@ struct x86_pmu_model {
 	u64 global_ctrl;
 	u64 status;
 	u64 debugctl;
+	u64 extra[4];			/* OFFCORE_RSP_0/1, LD_LAT, FRONTEND */
+	u64 metrics;			/* MSR_PERF_METRICS */
 	u32 lvtpc;
 	x86_pmu_model_pmi_fn pmi;
 	void *pmi_arg;
@@ -124,6 +128,13 @@ static bool has_pdcm(const struct x86_pmu_model *m)
 	return false;
 }
 
+/* PERF_METRICS: the capability says so, and fixed counter 3 exists */
+static bool has_metrics(const struct x86_pmu_model *m)
+{
+	return is_intel(m) && has_pdcm(m) && (m->pmu->fixed_mask & BIT(3)) &&
+	       (m->fx->perf_capabilities & BIT_ULL(PERF_CAP_METRICS_IDX));
+}
+
 static enum model_reg intel_decode(const struct x86_pmu_model *m, u32 msr,
 				   unsigned int *idx)
 {
@@ -139,6 +150,15 @@ static enum model_reg intel_decode(const struct x86_pmu_model *m, u32 msr,
 		return REG_PERF_CAP;
 	if (msr == MSR_IA32_DEBUGCTLMSR)
 		return REG_DEBUGCTL;
+	/* the extra registers of the parts with version 4 on */
+	if (p->version >= 4 && msr_in(msr, MSR_OFFCORE_RSP_0, 2, idx))
+		return REG_EXTRA;
+	if (p->version >= 4 && msr_in(msr, MSR_PEBS_LD_LAT_THRESHOLD, 2, idx)) {
+		*idx += 2;
+		return REG_EXTRA;
+	}
+	if (msr == MSR_PERF_METRICS && has_metrics(m))
+		return REG_METRICS;
 	if (p->version < 2)
 		return REG_NONE;
 	if (msr_in(msr, MSR_CORE_PERF_FIXED_CTR0, INTEL_PMC_MAX_FIXED, idx))
@@ -262,6 +282,12 @@ static int model_rdmsr(void *priv, u32 msr, u64 *val)
 	case REG_DEBUGCTL:
 		*val = m->debugctl;
 		break;
+	case REG_METRICS:
+		*val = m->metrics;
+		break;
+	case REG_EXTRA:
+		*val = m->extra[i];
+		break;
 	}
 	return 0;
 }
@@ -358,7 +384,8 @@ static bool model_write(struct x86_pmu_model *m, u32 msr, u64 val)
 		m->fixed_ctrl = val;
 		return true;
 	case REG_GLOBAL_CTRL:
-		if (val & ~counter_bits(m))
+		if (val & ~(counter_bits(m) | (has_metrics(m) ?
+			    BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS) : 0)))
 			return false;
 		m->global_ctrl = val;
 		return true;
@@ -381,6 +408,12 @@ static bool model_write(struct x86_pmu_model *m, u32 msr, u64 val)
 		if (val & ~DEBUGCTL_VALID)
 			return false;
 		m->debugctl = val;
+		return true;
+	case REG_METRICS:
+		m->metrics = val;
+		return true;
+	case REG_EXTRA:
+		m->extra[i] = val;
 		return true;
 	}
 	return false;
@@ -609,6 +642,12 @@ void x86_pmu_model_count(struct x86_pmu_model *m,
 	}
 	if (pmi)
 		raise_pmi(m);
+}
+
+/* what PERF_METRICS reads as from now on, as the part measured it */
+void x86_pmu_model_set_metrics(struct x86_pmu_model *m, u64 metrics)
+{
+	m->metrics = metrics;
 }
 
 /* PMIs delivered so far */

@@ -78,6 +78,7 @@ void x86_pmu_model_set_pmi(struct x86_pmu_model *m, x86_pmu_model_pmi_fn fn,
 			   void *arg);
 void x86_pmu_model_count(struct x86_pmu_model *m,
 			 const struct x86_pmu_model_event *ev, bool user, u64 n);
+void x86_pmu_model_set_metrics(struct x86_pmu_model *m, u64 metrics);
 unsigned int x86_pmu_model_pmis(const struct x86_pmu_model *m);
 unsigned int x86_pmu_model_pmis_masked(const struct x86_pmu_model *m);
 unsigned int x86_pmu_model_faults(const struct x86_pmu_model *m);

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Intel's extra registers: events of a model that take a second value
+ * from an MSR of their own (SDM vol. 3B, "Off-core Response Performance
+ * Monitoring", "Load Latency Performance Monitoring Facility", "Front-end
+ * Retired Facility"):
+ *
+ * ============  ==================  ==============  ===================
+ * register      MSR                 format (bits)   events (skl, icl)
+ * ============  ==================  ==============  ===================
+ * RSP_0, RSP_1  OFFCORE_RSP_0, _1   offcore_rsp     0xb7, 0xbb (0x2a,
+ *                                   (37:0)          0x2b from SPR)
+ * LDLAT         PEBS_LD_LAT         ldlat (15:0)    0x01cd
+ * FRONTEND      PEBS_FRONTEND       frontend (23:0) 0x01c6
+ * ============  ==================  ==============  ===================
+ *
+ * The user gives the value in attr.config1; the LL and node cache events
+ * give theirs in the model's table.  A bit past the register's is EINVAL;
+ * where the registers do not hold a value (a hypervisor offers the model
+ * but not them), such an event is ENXIO.
+ *
+ * Each register holds one value for the CPU, so events on a CPU share it
+ * when their values are equal.  The two offcore response events are
+ * equivalent: an event whose register holds another value moves to the
+ * other event and register if that one is free or holds its value; any
+ * other event waits (EAGAIN from the add: it multiplexes), and a group
+ * whose members need more values than the registers hold never fits.
+ * The registers are per logical CPU on these parts: hyperthreads do not
+ * share them.
+ *
+ * hw.extra_reg of such an event: @reg the MSR it asks for (0: none),
+ * @config its value, @idx the register it has while placed, @alloc
+ * whether it has one.
+ *
+ * Locking: as counters.c; a CPU's registers are changed only with its
+ * counters (IRQs off, on that CPU).
+ */
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/perf_event.h>
+#include <linux/preempt.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+
+#include "cpu_pmu.h"
+
+static const struct {
+	u32 msr;
+	u64 valid;
+} extra_regs[X86_XREG_NR] = {
+	[X86_XREG_RSP_0]	= { MSR_OFFCORE_RSP_0, GENMASK_ULL(37, 0) },
+	[X86_XREG_RSP_1]	= { MSR_OFFCORE_RSP_1, GENMASK_ULL(37, 0) },
+	[X86_XREG_LDLAT]	= { MSR_PEBS_LD_LAT_THRESHOLD, GENMASK_ULL(15, 0) },
+	[X86_XREG_FRONTEND]	= { MSR_PEBS_FRONTEND, GENMASK_ULL(23, 0) },
+};
+
+/* the register @evsel's event takes its value from, or -1 */
+static int extra_index(const struct x86_core_desc *desc, u64 evsel)
+{
+	const struct x86_intel_model *model = desc->intel_model;
+	u16 code = evsel & INTEL_ARCH_EVENT_MASK;
+	int i;
+
+	if (!model)
+		return -1;
+	for (i = 0; i < X86_XREG_NR; i++)
+		if (model->extra_event[i] && code == model->extra_event[i])
+			return i;
+	return -1;
+}
+
+/**
+ * x86_extra_probe - do the extra registers hold a value?
+ * @hw: the hardware
+ *
+ * Each register must read, and keep what is written; its value is put
+ * back.
+ *
+ * Return: true when all of them do.
+ */
+bool x86_extra_probe(const struct x86_hw *hw)
+{
+	u64 old, val;
+	int i;
+
+	guard(preempt)();
+	for (i = 0; i < X86_XREG_NR; i++) {
+		u32 msr = extra_regs[i].msr;
+
+		if (x86_hw_rdmsr(hw, msr, &old) || x86_hw_wrmsr(hw, msr, 0x11) ||
+		    x86_hw_rdmsr(hw, msr, &val))
+			return false;
+		x86_hw_wrmsr(hw, msr, old);
+		if (val != 0x11)
+			return false;
+	}
+	return true;
+}
+
+/**
+ * x86_extra_event_init - note the value an event takes from its register
+ * @desc: the PMU
+ * @event: the event being initialised
+ * @evsel: its control value
+ * @value: the value (attr.config1, or the cache event's)
+ *
+ * Return: 0 (nothing to do for an event without an extra register);
+ * -EINVAL for a value with bits past the register's; -ENXIO where the
+ * registers do not hold a value.
+ */
+int x86_extra_event_init(const struct x86_core_desc *desc,
+			 struct perf_event *event, u64 evsel, u64 value)
+{
+	struct hw_perf_event_extra *reg = &event->hw.extra_reg;
+	int idx = extra_index(desc, evsel);
+
+	reg->reg = 0;
+	reg->alloc = 0;
+	if (idx < 0)
+		return 0;
+	if (value & ~extra_regs[idx].valid)
+		return -EINVAL;
+	if (!desc->extra_regs)
+		return -ENXIO;
+	reg->reg = extra_regs[idx].msr;
+	reg->config = value;
+	reg->idx = idx;
+	return 0;
+}
+
+/* can @value go in register @i of @regs? */
+static bool fits(const struct x86_extra_reg *regs, int i, u64 value)
+{
+	return !regs[i].users || regs[i].value == value;
+}
+
+/**
+ * x86_extra_take - a register for an event's value
+ * @desc: the PMU
+ * @regs: the CPU's registers, or a scratch set (group validation)
+ * @event: the event; no effect if it has no extra register
+ * @evsel: its control value, changed to the other offcore response
+ *	event's if it takes the other register
+ *
+ * Only @regs and @evsel change: the event may be placed elsewhere.
+ *
+ * Return: the register's index (0 for an event that needs none), or
+ * -EAGAIN if no register can take its value now.
+ */
+int x86_extra_take(const struct x86_core_desc *desc, struct x86_extra_reg *regs,
+		   const struct perf_event *event, u64 *evsel)
+{
+	const struct hw_perf_event_extra *reg = &event->hw.extra_reg;
+	int i;
+
+	if (!reg->reg)
+		return 0;
+	i = extra_index(desc, *evsel);
+	if (i < 0)
+		return -EAGAIN;
+	if (!fits(regs, i, reg->config)) {
+		if (i != X86_XREG_RSP_0 && i != X86_XREG_RSP_1)
+			return -EAGAIN;
+		i ^= X86_XREG_RSP_0 ^ X86_XREG_RSP_1;
+		if (!fits(regs, i, reg->config))
+			return -EAGAIN;
+		*evsel = (*evsel & ~INTEL_ARCH_EVENT_MASK) |
+			 desc->intel_model->extra_event[i];
+	}
+	regs[i].value = reg->config;
+	regs[i].users++;
+	return i;
+}
+
+/**
+ * x86_extra_placed - the event has the register x86_extra_take() took
+ * @event: the event
+ * @idx: what x86_extra_take() returned for it
+ */
+void x86_extra_placed(struct perf_event *event, int idx)
+{
+	struct hw_perf_event_extra *reg = &event->hw.extra_reg;
+
+	if (!reg->reg)
+		return;
+	reg->idx = idx;
+	reg->alloc = 1;
+}
+
+/**
+ * x86_extra_untake - give back a register x86_extra_take() took
+ * @regs: the registers
+ * @event: the event
+ * @idx: what x86_extra_take() returned for it
+ */
+void x86_extra_untake(struct x86_extra_reg *regs,
+		      const struct perf_event *event, int idx)
+{
+	if (event->hw.extra_reg.reg)
+		regs[idx].users--;
+}
+
+/**
+ * x86_extra_release - a placed event leaves its register
+ * @regs: the registers it was placed with
+ * @event: the event; no effect if it has none
+ */
+void x86_extra_release(struct x86_extra_reg *regs, struct perf_event *event)
+{
+	struct hw_perf_event_extra *reg = &event->hw.extra_reg;
+
+	if (!reg->alloc)
+		return;
+	regs[reg->idx].users--;
+	reg->alloc = 0;
+}
+
+/**
+ * x86_extra_write - program a placed event's register
+ * @hw: the hardware
+ * @event: the event; nothing is written if it has no register
+ */
+void x86_extra_write(const struct x86_hw *hw, struct perf_event *event)
+{
+	struct hw_perf_event_extra *reg = &event->hw.extra_reg;
+
+	if (reg->alloc)
+		x86_hw_wrmsr(hw, extra_regs[reg->idx].msr, reg->config);
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Intel model layer of the cpu driver: what it knows of a model beyond
+ * what CPUID says.  A model is found by its family 6 model number (CPUID 1
+ * EAX); the models of one microarchitecture share a table.  Each table
+ * gives the name the boot log and caps/pmu_name use, and the model's cache
+ * events (SDM vol. 3B and the model's perfmon event list, which name and
+ * describe the events; the encodings, event select and unit mask, are
+ * theirs).  The counters each event may use come from intel_counters.c,
+ * generated from the same event lists.
+ *
+ * A model without a table is driven as CPUID describes it, as before
+ * (generic architected perfmon).  Hybrid parts (Alder Lake and later
+ * client parts) are not here: their two core types need a PMU each.
+ *
+ * Constant tables, pure functions: no locking.
+ */
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <asm/cpu_device_id.h>
+#include <asm/intel-family.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+
+#include "cpu_pmu.h"
+
+#define CE(c, o, r, e)							\
+	{ PERF_COUNT_HW_CACHE_##c, PERF_COUNT_HW_CACHE_OP_##o,		\
+	  PERF_COUNT_HW_CACHE_RESULT_##r, e }
+#define OCR(c, o, r, e, mask)						\
+	{ PERF_COUNT_HW_CACHE_##c, PERF_COUNT_HW_CACHE_OP_##o,		\
+	  PERF_COUNT_HW_CACHE_RESULT_##r, e, mask }
+#define BAD		X86_CACHE_INVALID
+
+/*
+ * Skylake (client and server), and the Kaby, Coffee and Comet Lake parts
+ * of its core; Ice Lake, Tiger Lake and Rocket Lake share them.  L1D:
+ * loads and stores retired (MEM_INST_RETIRED.ALL_LOADS, _STORES), lines
+ * brought in (L1D.REPLACEMENT) for load misses; L1I:
+ * ICACHE_64B.IFTAG_MISS; LL and node: offcore responses (OCR event 0xb7
+ * with OFFCORE_RSP_0) of demand data reads and RFOs that the L3 supplied
+ * or that missed it, and that a local or a remote DRAM supplied; DTLB:
+ * loads and stores retired, and completed page walks of loads
+ * (DTLB_LOAD_MISSES.WALK_COMPLETED) and of stores; ITLB: walks completed
+ * for misses; BPU: branches retired and mispredicted.  Instruction cache
+ * writes, ITLB and branch predictor writes and prefetches make no sense.
+ */
+static const struct x86_cache_event skylake_cache_base[] = {
+	CE(L1D, READ, ACCESS, 0x81d0),
+	CE(L1D, READ, MISS, 0x0151),
+	CE(L1D, WRITE, ACCESS, 0x82d0),
+	CE(L1I, READ, MISS, 0x0283),
+	CE(L1I, WRITE, ACCESS, BAD),
+	CE(L1I, WRITE, MISS, BAD),
+	OCR(LL, READ, ACCESS, 0x01b7, 0x3fc0010001ULL),
+	OCR(LL, READ, MISS, 0x01b7, 0x3ffc020001ULL),
+	OCR(LL, WRITE, ACCESS, 0x01b7, 0x3fc0010002ULL),
+	OCR(LL, WRITE, MISS, 0x01b7, 0x3ffc020002ULL),
+	CE(DTLB, READ, ACCESS, 0x81d0),
+	CE(DTLB, READ, MISS, 0x0e08),
+	CE(DTLB, WRITE, ACCESS, 0x82d0),
+	CE(DTLB, WRITE, MISS, 0x0e49),
+	CE(ITLB, READ, MISS, 0x0e85),
+	CE(ITLB, WRITE, ACCESS, BAD),
+	CE(ITLB, WRITE, MISS, BAD),
+	CE(ITLB, PREFETCH, ACCESS, BAD),
+	CE(ITLB, PREFETCH, MISS, BAD),
+	CE(BPU, READ, ACCESS, 0x00c4),
+	CE(BPU, READ, MISS, 0x00c5),
+	CE(BPU, WRITE, ACCESS, BAD),
+	CE(BPU, WRITE, MISS, BAD),
+	CE(BPU, PREFETCH, ACCESS, BAD),
+	CE(BPU, PREFETCH, MISS, BAD),
+	OCR(NODE, READ, ACCESS, 0x01b7, 0x1fc4000001ULL),
+	OCR(NODE, READ, MISS, 0x01b7, 0x1ff8000001ULL),
+	OCR(NODE, WRITE, ACCESS, 0x01b7, 0x1fc4000002ULL),
+	OCR(NODE, WRITE, MISS, 0x01b7, 0x1ff8000002ULL),
+};
+
+/* Skylake: ITLB accesses as ITLB_MISSES.STLB_HIT's unit mask 0x20 */
+static const struct x86_cache_event skylake_cache[] = {
+	CE(ITLB, READ, ACCESS, 0x2085),
+};
+
+/* Ice Lake: no event for ITLB accesses, and none can stand for them */
+static const struct x86_cache_event icelake_cache[] = {
+	CE(ITLB, READ, ACCESS, BAD),
+};
+
+/*
+ * Sapphire Rapids and Emerald Rapids (Golden Cove cores): L1D load
+ * misses as demand data reads of the L2 (L2_RQSTS.ALL_DEMAND_DATA_RD),
+ * L1I misses as its code reads (L2_RQSTS.ALL_CODE_RD); LL and node
+ * through OCR event 0x2a and OFFCORE_RSP_0, with this part's supplier
+ * bits, and no node write events; the TLBs' completed walks at their
+ * new unit masks; the branch predictor as conditional branches retired
+ * and mispredicted (unit mask 4 of events 0xc4 and 0xc5).
+ */
+static const struct x86_cache_event sapphire_rapids_cache[] = {
+	CE(L1D, READ, ACCESS, 0x81d0),
+	CE(L1D, READ, MISS, 0xe124),
+	CE(L1D, WRITE, ACCESS, 0x82d0),
+	CE(L1I, READ, MISS, 0xe424),
+	CE(L1I, WRITE, ACCESS, BAD),
+	CE(L1I, WRITE, MISS, BAD),
+	OCR(LL, READ, ACCESS, 0x012a, 0x10001ULL),
+	OCR(LL, READ, MISS, 0x012a, 0x3fbfc00001ULL),
+	OCR(LL, WRITE, ACCESS, 0x012a, 0x3f3ffc0002ULL),
+	OCR(LL, WRITE, MISS, 0x012a, 0x3f3fc00002ULL),
+	CE(DTLB, READ, ACCESS, 0x81d0),
+	CE(DTLB, READ, MISS, 0x0e12),
+	CE(DTLB, WRITE, ACCESS, 0x82d0),
+	CE(DTLB, WRITE, MISS, 0x0e13),
+	CE(ITLB, READ, ACCESS, BAD),
+	CE(ITLB, READ, MISS, 0x0e11),
+	CE(ITLB, WRITE, ACCESS, BAD),
+	CE(ITLB, WRITE, MISS, BAD),
+	CE(ITLB, PREFETCH, ACCESS, BAD),
+	CE(ITLB, PREFETCH, MISS, BAD),
+	CE(BPU, READ, ACCESS, 0x04c4),
+	CE(BPU, READ, MISS, 0x04c5),
+	CE(BPU, WRITE, ACCESS, BAD),
+	CE(BPU, WRITE, MISS, BAD),
+	CE(BPU, PREFETCH, ACCESS, BAD),
+	CE(BPU, PREFETCH, MISS, BAD),
+	OCR(NODE, READ, ACCESS, 0x012a, 0x10c000001ULL),
+	OCR(NODE, READ, MISS, 0x012a, 0x3fb3000001ULL),
+};
+
+static const struct x86_intel_model skylake = {
+	.name = "Skylake", .pmu_name = "skylake",
+	.cache = skylake_cache, .nr_cache = ARRAY_SIZE(skylake_cache),
+	.cache_base = skylake_cache_base,
+	.nr_cache_base = ARRAY_SIZE(skylake_cache_base),
+	.extra_event = { 0x01b7, 0x01bb, 0x01cd, 0x01c6 },
+};
+
+static const struct x86_intel_model icelake = {
+	.name = "Icelake", .pmu_name = "icelake",
+	.cache = icelake_cache, .nr_cache = ARRAY_SIZE(icelake_cache),
+	.cache_base = skylake_cache_base,
+	.nr_cache_base = ARRAY_SIZE(skylake_cache_base),
+	.extra_event = { 0x01b7, 0x01bb, 0x01cd, 0x01c6 },
+	.metrics = 4,
+};
+
+static const struct x86_intel_model sapphire_rapids = {
+	.name = "Sapphire Rapids", .pmu_name = "sapphire_rapids",
+	.cache = sapphire_rapids_cache,
+	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
+	.extra_event = { 0x012a, 0x012b, 0x01cd, 0x01c6 },
+	.metrics = 8, .ref_cycles_p = true,
+};
+
+static const struct {
+	u8 model;
+	const struct x86_intel_model *table;
+} intel_models[] = {
+	{ VFM_MODEL(INTEL_SKYLAKE_L),		&skylake },
+	{ VFM_MODEL(INTEL_SKYLAKE),		&skylake },
+	{ VFM_MODEL(INTEL_SKYLAKE_X),		&skylake },
+	{ VFM_MODEL(INTEL_KABYLAKE_L),		&skylake },
+	{ VFM_MODEL(INTEL_KABYLAKE),		&skylake },
+	{ VFM_MODEL(INTEL_COMETLAKE),		&skylake },
+	{ VFM_MODEL(INTEL_COMETLAKE_L),		&skylake },
+	{ VFM_MODEL(INTEL_ICELAKE_X),		&icelake },
+	{ VFM_MODEL(INTEL_ICELAKE_D),		&icelake },
+	{ VFM_MODEL(INTEL_ICELAKE),		&icelake },
+	{ VFM_MODEL(INTEL_ICELAKE_L),		&icelake },
+	{ VFM_MODEL(INTEL_TIGERLAKE_L),		&icelake },
+	{ VFM_MODEL(INTEL_TIGERLAKE),		&icelake },
+	{ VFM_MODEL(INTEL_ROCKETLAKE),		&icelake },
+	{ VFM_MODEL(INTEL_SAPPHIRERAPIDS_X),	&sapphire_rapids },
+	{ VFM_MODEL(INTEL_EMERALDRAPIDS_X),	&sapphire_rapids },
+};
+
+static const struct x86_intel_model *model_find(u8 model)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(intel_models); i++)
+		if (intel_models[i].model == model)
+			return intel_models[i].table;
+	return NULL;
+}
+
+static const struct x86_counter_rules *counter_rules_find(u8 model)
+{
+	const struct x86_counter_rules *r;
+
+	for (r = x86_intel_counter_rules; r->rules; r++)
+		if (r->model == model)
+			return r;
+	return NULL;
+}
+
+/**
+ * x86_intel_model_detect - what the model layer knows of an Intel PMU
+ * @hw: the hardware, to probe the extra registers
+ * @desc: the PMU as CPUID describes it, family and model filled in;
+ *	@intel_model, @counter_rules, @extra_regs and @metrics are set
+ *	(NULL, NULL, false and 0 for a model without a table)
+ */
+void x86_intel_model_detect(const struct x86_hw *hw,
+			    struct x86_core_desc *desc)
+{
+	if (desc->family != 6)
+		return;
+	desc->intel_model = model_find(desc->model);
+	desc->counter_rules = counter_rules_find(desc->model);
+	desc->extra_regs = desc->intel_model &&
+			   desc->intel_model->extra_event[X86_XREG_RSP_0] &&
+			   x86_extra_probe(hw);
+	if (desc->intel_model && (desc->fixed_mask & BIT(3)) &&
+	    (desc->perf_capabilities & BIT_ULL(PERF_CAP_METRICS_IDX)))
+		desc->metrics = desc->intel_model->metrics;
+}
+
+/**
+ * x86_intel_model_cache - a cache event of an Intel model
+ * @model: the model's table
+ * @cache: PERF_COUNT_HW_CACHE_*, in range
+ * @op: PERF_COUNT_HW_CACHE_OP_*, in range
+ * @result: PERF_COUNT_HW_CACHE_RESULT_*, in range
+ *
+ * Return: the model's entry, or NULL where it has no event for it.
+ */
+const struct x86_cache_event *
+x86_intel_model_cache(const struct x86_intel_model *model, unsigned int cache,
+		      unsigned int op, unsigned int result)
+{
+	return x86_cache_find(model->cache, model->nr_cache, cache, op,
+			      result) ?:
+	       x86_cache_find(model->cache_base, model->nr_cache_base, cache,
+			      op, result);
+}
+
+/**
+ * x86_intel_rule_counters - the general-purpose counters that may count
+ * an event, by its model's rules
+ * @desc: the PMU
+ * @evsel: the event's control value
+ *
+ * Return: a mask of general-purpose counter indices; every counter where
+ * no rule narrows them.
+ */
+u64 x86_intel_rule_counters(const struct x86_core_desc *desc, u64 evsel)
+{
+	const struct x86_counter_rules *r = desc->counter_rules;
+	u8 event = evsel & ARCH_PERFMON_EVENTSEL_EVENT;
+	u8 umask = (evsel & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
+	unsigned int lo = 0, hi, mid;
+
+	if (!r)
+		return ~0ULL;
+	/* the first rule of @event, by bisection */
+	hi = r->nr;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->rules[mid].event < event)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->nr && r->rules[lo].event == event; lo++)
+		if (r->rules[lo].every_umask || r->rules[lo].umask == umask)
+			return r->rules[lo].counters;
+	return ~0ULL;
+}
