@@ -31,6 +31,7 @@ personalities=(
 	"icx "
 	"spr "
 	"spr-kvm "
+	"spr ,model=0xad"
 )
 
 out=$BUILD/encodings

@@ -206,6 +206,8 @@ struct x86_cache_event {
  * @extra_event: the event select and unit mask of the event that takes
  *	its value from each extra register (extra_regs.c), 0 for none
  * @metrics: the fields of its PERF_METRICS (topdown.c), 0 without topdown
+ * @topdown_events: it has topdown events counted by general events
+ *	(events/topdown-total-slots and others, sysfs.c)
  * @ref_cycles_p: event 0x3c unit mask 1 counts reference cycles at the
  *	TSC rate, as fixed counter 2 does (not at the bus clock): it is
  *	ref-cycles, and fixed counter 2 may count it
@@ -219,6 +221,7 @@ struct x86_intel_model {
 	unsigned int nr_cache_base;
 	u16 extra_event[X86_XREG_NR];
 	u8 metrics;
+	bool topdown_events;
 	bool ref_cycles_p;
 };
 

@@ -134,6 +134,7 @@ static const struct x86_intel_model skylake = {
 	.cache_base = skylake_cache_base,
 	.nr_cache_base = ARRAY_SIZE(skylake_cache_base),
 	.extra_event = { 0x01b7, 0x01bb, 0x01cd, 0x01c6 },
+	.topdown_events = true,
 };
 
 static const struct x86_intel_model icelake = {
@@ -150,6 +151,19 @@ static const struct x86_intel_model sapphire_rapids = {
 	.cache = sapphire_rapids_cache,
 	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
 	.extra_event = { 0x012a, 0x012b, 0x01cd, 0x01c6 },
+	.metrics = 8, .ref_cycles_p = true,
+};
+
+/*
+ * Granite Rapids (Redwood Cove cores): Sapphire Rapids' events, but no
+ * front-end event reads PEBS_FRONTEND (stock's driver on the emulated
+ * part writes nothing there for 0x01c6 with a config1).
+ */
+static const struct x86_intel_model granite_rapids = {
+	.name = "Granite Rapids", .pmu_name = "granite_rapids",
+	.cache = sapphire_rapids_cache,
+	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
+	.extra_event = { 0x012a, 0x012b, 0x01cd, 0 },
 	.metrics = 8, .ref_cycles_p = true,
 };
 
@@ -173,6 +187,8 @@ static const struct {
 	{ VFM_MODEL(INTEL_ROCKETLAKE),		&icelake },
 	{ VFM_MODEL(INTEL_SAPPHIRERAPIDS_X),	&sapphire_rapids },
 	{ VFM_MODEL(INTEL_EMERALDRAPIDS_X),	&sapphire_rapids },
+	{ VFM_MODEL(INTEL_GRANITERAPIDS_X),	&granite_rapids },
+	{ VFM_MODEL(INTEL_GRANITERAPIDS_D),	&granite_rapids },
 };
 
 static const struct x86_intel_model *model_find(u8 model)

@@ -147,7 +147,11 @@ static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
 /*
  * A topdown event (topdown.c): @_field is the metric's PERF_METRICS
  * field plus one, 0 for slots; shown where the PMU has that many metrics.
+ * SKL_TOPDOWN: the Skylake model's topdown events, counted by general
+ * events (with their .scale files).
  */
+#define SKL_TOPDOWN	0x100
+
 #define TOPDOWN(_name, _str, _field)					\
 	(&((struct perf_pmu_events_attr[]) {				\
 		{ .attr = { .attr = { .name = _name, .mode = 0444 },	\
@@ -174,6 +178,15 @@ static struct attribute *events_attrs[] = {
 	TOPDOWN("topdown-br-mispredict", "event=0x00,umask=0x85", 6),
 	TOPDOWN("topdown-fetch-lat", "event=0x00,umask=0x86", 7),
 	TOPDOWN("topdown-mem-bound", "event=0x00,umask=0x87", 8),
+	/* Skylake's topdown, from general events: 4 slots a cycle */
+	TOPDOWN("topdown-total-slots", "event=0x3c,umask=0x0", SKL_TOPDOWN),
+	TOPDOWN("topdown-total-slots.scale", "4", SKL_TOPDOWN),
+	TOPDOWN("topdown-slots-issued", "event=0xe,umask=0x1", SKL_TOPDOWN),
+	TOPDOWN("topdown-slots-retired", "event=0xc2,umask=0x2", SKL_TOPDOWN),
+	TOPDOWN("topdown-fetch-bubbles", "event=0x9c,umask=0x1", SKL_TOPDOWN),
+	TOPDOWN("topdown-recovery-bubbles", "event=0xd,umask=0x1,cmask=1",
+		SKL_TOPDOWN),
+	TOPDOWN("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
 	NULL,
 };
 
@@ -186,6 +199,9 @@ static umode_t events_visible(struct kobject *kobj, struct attribute *attr,
 	const struct x86_core_desc *desc = kobj_desc(kobj);
 	u64 evsel;
 
+	if (ev->id == SKL_TOPDOWN)
+		return desc->intel_model && desc->intel_model->topdown_events ?
+		       attr->mode : 0;
 	if (ev->event_str)
 		return desc->metrics && ev->id <= desc->metrics ? attr->mode : 0;
 	return x86_core_map_hw_event(desc, ev->id, &evsel) ? 0 : attr->mode;
