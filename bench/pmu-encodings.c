@@ -5,7 +5,8 @@
  * disables it around a short loop, and closes it; after each, a raw
  * marker event (0x4242) whose counter write separates one event's MSR
  * writes from the next in the emulated PMU's trace.  Prints each event's
- * open result ("hw 3 -> 0", "cache 0x10002 -> -2").  Then raw events with
+ * open result ("hw 3 -> 0", "cache 0x10002 -> -2"); the marker after the
+ * i-th result carries i's low byte in its counter mask.  Then raw events with
  * a config1 (extra registers, topdown pseudo-encodings) and groups of them
  * ("raw 0x1b7/0x1 -> 0", "group 0x400,0x8000 -> 0,-22": each member's
  * open result, the group enabled and disabled through its leader).
@@ -53,6 +54,14 @@ static int try_event(__u32 type, __u64 config, __u64 config1)
 	run(fd);
 	close(fd);
 	return 0;
+}
+
+/* the marker after the @seq'th result */
+static void marker(void)
+{
+	static unsigned int seq;
+
+	try_event(PERF_TYPE_RAW, 0x4242 | (__u64)(seq++ & 0xff) << 24, 0);
 }
 
 struct raw {
@@ -113,7 +122,7 @@ int main(void)
 {
 	for (int c = 0; c < PERF_COUNT_HW_MAX; c++) {
 		printf("hw %d -> %d\n", c, try_event(PERF_TYPE_HARDWARE, c, 0));
-		try_event(PERF_TYPE_RAW, 0x4242, 0);
+		marker();
 	}
 	for (int id = 0; id < PERF_COUNT_HW_CACHE_MAX; id++)
 		for (int op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
@@ -122,18 +131,18 @@ int main(void)
 
 				printf("cache %#llx -> %d\n", (unsigned long long)c,
 				       try_event(PERF_TYPE_HW_CACHE, c, 0));
-				try_event(PERF_TYPE_RAW, 0x4242, 0);
+				marker();
 			}
 	for (unsigned int i = 0; i < sizeof(raws) / sizeof(raws[0]); i++) {
 		printf("raw %#llx/%#llx -> %d\n",
 		       (unsigned long long)raws[i].config,
 		       (unsigned long long)raws[i].config1,
 		       try_event(PERF_TYPE_RAW, raws[i].config, raws[i].config1));
-		try_event(PERF_TYPE_RAW, 0x4242, 0);
+		marker();
 	}
 	for (unsigned int i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		try_group(groups[i]);
-		try_event(PERF_TYPE_RAW, 0x4242, 0);
+		marker();
 	}
 	printf("pmu-encodings done\n");
 	return 0;

@@ -68,7 +68,8 @@ fi
 encodings() {
 	python3 - "$1" <<'PY'
 import re, sys
-on, n, seen, fixed, lines, done = False, 0, {}, {}, [], False
+on, seen, fixed, lines, done = False, {}, {}, [], False
+cur, curfixed, last = [], 0, -1
 for l in open(sys.argv[1], errors='replace'):
     if '@@BENCH-BEGIN pmu-encodings' in l:
         on = True
@@ -79,22 +80,29 @@ for l in open(sys.argv[1], errors='replace'):
     if m:
         msr, v = int(m.group(1), 16), int(m.group(2), 16)
         ctl = (0xc0010200 <= msr < 0xc0010210 and msr % 2 == 0) or \
-              0xc0010000 <= msr < 0xc0010004 or 0x186 <= msr < 0x18a
+              0xc0010000 <= msr < 0xc0010004 or 0x186 <= msr < 0x18e
         if ctl and v & 1 << 22:
             if v & 0xffff == 0x4242:
-                n += 1
+                # the marker after event i carries i's low byte in its
+                # counter mask: a marker the trace lost merges two
+                # events' writes but does not shift the rest
+                last += 1
+                while last & 0xff != (v >> 24) & 0xff:
+                    last += 1
+                seen[last], fixed[last] = cur, curfixed
+                cur, curfixed = [], 0
                 continue
             w = '%#x' % (v & ~(0x30000000000 | 0x530000))
         elif msr == 0x38d and v:
             # one field per fixed counter: what the segment programmed
-            fixed[n] = fixed.get(n, 0) | v
+            curfixed |= v
             continue
         elif msr in (0x1a6, 0x1a7, 0x3f6, 0x3f7) and v:
             w = '%#x=%#x' % (msr, v)
         else:
             continue
-        if w not in seen.setdefault(n, []):
-            seen[n].append(w)
+        if w not in cur:
+            cur.append(w)
         continue
     m = re.match(r'(hw|cache|raw) (\S+) -> (-?\d+)', l)
     if m:
@@ -111,7 +119,7 @@ for i, e in enumerate(lines):
     # the controls a group programmed, in no order (the drivers start its
     # members in different orders); the fixed counters' fields together
     vals = sorted(seen.get(i, []))
-    if i in fixed:
+    if fixed.get(i):
         vals.append('fixed:%#x' % fixed[i])
     print(e, *(vals if opened else []))
 PY

@@ -423,7 +423,9 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 			x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL,
 				     cpu->fixed_ctrl);
 		} else {
-			x86_hw_wrmsr(hw, hwc->config_base, hwc->config);
+			/* its control as it was, less EN */
+			x86_hw_wrmsr(hw, hwc->config_base,
+				     gp_control(cpu, event, false));
 		}
 		/* the metrics' shares of what the leader counted, theirs */
 		if (hwc->flags & X86_CORE_FLAG_TD_SLOTS)
