@@ -374,15 +374,15 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		if (nr_metrics == ARRAY_SIZE(metrics) ||
 		    x86_topdown_place(cpu, events[i], true))
 			return -EAGAIN;
+		/* one event per metric, whatever its exclusion bits */
 		for (j = 0; j < nr_metrics; j++)
-			if (metrics[j]->hw.config == events[i]->hw.config)
+			if (!((metrics[j]->hw.config ^ events[i]->hw.config) &
+			      INTEL_ARCH_EVENT_MASK))
 				return -EAGAIN;
 		metrics[nr_metrics++] = events[i];
 	}
 	events = ctr;
 	n = nr;
-	if (n > X86_CORE_NR_IDX)
-		return -EAGAIN;
 	/* extra registers first: they may change which event is programmed */
 	for (i = 0; i < n; i++) {
 		evsel[i] = events[i]->hw.config;

@@ -136,14 +136,25 @@ static u64 slots_counted(const struct x86_core_cpu *cpu)
 	return raw & GENMASK_ULL(cpu->core->desc.fixed_width - 1, 0);
 }
 
-/* the share of fixed counter 3's slots that field @i of PERF_METRICS has */
-static u64 share_now(const struct x86_core_cpu *cpu, unsigned int i)
+/* PERF_METRICS now */
+static u64 metrics_now(const struct x86_core_cpu *cpu)
 {
 	u64 metrics = 0;
 
 	x86_hw_rdmsr(cpu->core->hw, MSR_PERF_METRICS, &metrics);
-	return mul_u64_u32_div(slots_counted(cpu), (metrics >> (8 * i)) & 0xff,
-			       0xff);
+	return metrics;
+}
+
+/* the share of @slots that field @i of @metrics has */
+static u64 share(u64 slots, u64 metrics, unsigned int i)
+{
+	return mul_u64_u32_div(slots, (metrics >> (8 * i)) & 0xff, 0xff);
+}
+
+/* field @i's share of the slots counted since the metrics were cleared */
+static u64 share_now(const struct x86_core_cpu *cpu, unsigned int i)
+{
+	return share(slots_counted(cpu), metrics_now(cpu), i);
 }
 
 /*
@@ -154,16 +165,21 @@ static u64 share_now(const struct x86_core_cpu *cpu, unsigned int i)
 static void metrics_update(struct x86_core_cpu *cpu, bool live, bool fold)
 {
 	struct perf_event *event;
+	u64 val, slots = 0, metrics = 0;
 	unsigned int i;
-	u64 val;
 
+	/* read once for every metric: the two MSRs are not cheap */
+	if (live) {
+		slots = slots_counted(cpu);
+		metrics = metrics_now(cpu);
+	}
 	for (i = 0; i < INTEL_TD_METRIC_NUM; i++) {
 		event = cpu->metric[i];
 		if (!event)
 			continue;
 		val = local64_read(&event->hw.prev_count);
 		if (live)
-			val += share_now(cpu, i);
+			val += share(slots, metrics, i);
 		local64_set(&event->count, val);
 		if (fold)
 			local64_set(&event->hw.prev_count, val);

@@ -1289,6 +1289,20 @@ static void perf_x86_core_model_topdown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_of(t, ev[0]), 1275);
 	KUNIT_EXPECT_EQ(test, count_of(t, ev[1]), 255);
 	KUNIT_EXPECT_EQ(test, count_of(t, ev[2]), 480);
+	x86_core_disable(&t->cpu);
+	for (i = 0; i < 3; i++)
+		x86_core_del(&t->cpu, ev[i]);
+	/* one event per metric: a second retiring, user-only, never fits */
+	lone = raw_event(t, 0x8000, 0);
+	lone->attr.exclude_kernel = 1;
+	lone->group_leader = ev[0];
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, lone), 0);
+	ev[2] = lone;
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, ev, 3), -EAGAIN);
+	ev[2] = raw_event(t, 0x8300, 0);
+	ev[2]->group_leader = ev[0];
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, ev[2]), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, ev, 3), 0);
 	/* a second slots group waits: fixed counter 3 and the metrics taken */
 	lone = raw_event(t, 0x0400, 0);
 	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, lone), 0);
