@@ -26,6 +26,8 @@
 # (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
 # arm64 guest off icount: multi-threaded TCG in real time, where PMUv3
 # counts cycles but not instructions (make storm STORM_ICOUNT=0).
+# MEM=3G gives the guest more memory than the 1 GiB of the others (the
+# attacker's fork of a quarter million events needs some 2 GiB).
 . "$(dirname "$0")/lib.sh"
 
 arch=$1 image=$2 initrd=$3 mode=$4 logfile=$5
@@ -43,7 +45,7 @@ if [ "${PERF_ROOT:-0}" = 1 ]; then
 	cat "$initrd" "$("$TOP/bench/perf-root.sh" "$arch" | tail -n 1)" > "$combined"
 	initrd=$combined
 fi
-common=(-m 1G -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
+common=(-m "${MEM:-1G}" -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
 x86_64)

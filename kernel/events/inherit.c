@@ -191,6 +191,8 @@ static int inherit_items(struct inherit_item *items, int nr,
 			leader = event;
 		else if (event)
 			perf_event_put(event);
+		/* a task may hold as many events as its file limit */
+		cond_resched();
 	}
 	if (leader)
 		perf_event_put(leader);
@@ -376,6 +378,7 @@ static void hand_back(struct perf_event_context *ctx, bool exited)
 			perf_event_put(event);
 		}
 		perf_event_put(parent);
+		cond_resched();
 	}
 }
 
@@ -422,6 +425,7 @@ void perf_inherit_release(struct perf_event *parent)
 		perf_event_remove(event);
 		mutex_unlock(&ctx->mutex);
 		perf_event_put(event);
+		cond_resched();
 	}
 }
 

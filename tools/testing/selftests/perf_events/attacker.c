@@ -955,6 +955,69 @@ TEST(sigtrap_clear_sighand)
 }
 
 /*
+ * One event past what a table of 16 bytes an inheritable event fits in
+ * the page allocator's largest block (4 MiB): a kernel that sizes such a
+ * table at fork WARNs and fails the fork.
+ */
+#define MANY_EVENTS	(4 * 1024 * 1024 / 16 + 1)
+/* what the events and their clones take (some 800 MiB), with room: KiB */
+#define MANY_EVENTS_KB	(1536 * 1024)
+
+static long mem_available_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * A task with more inheritable events than that forks: fork allocates
+ * nothing in proportion to their number beyond the clones themselves,
+ * and the child comes and goes (the fd limit within the reach of a
+ * distribution's default hard one; root here only to raise it in the
+ * test guest).  Needs some 2 GiB of memory, skipped below that.
+ */
+TEST_F_TIMEOUT(attacker, fork_with_many_events, 1200)
+{
+	struct rlimit rl = { MANY_EVENTS + 64, MANY_EVENTS + 64 };
+	struct perf_event_attr attr;
+	long avail = mem_available_kb();
+	int fd, n, status;
+	pid_t pid;
+
+	if (avail < MANY_EVENTS_KB)
+		SKIP(return, "%ld KiB available, needs %d", avail,
+		     MANY_EVENTS_KB);
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		SKIP(return, "cannot raise RLIMIT_NOFILE");
+	sw_attr(&attr, PERF_COUNT_SW_DUMMY);
+	attr.inherit = 1;
+	attr.disabled = 1;
+	for (n = 0; n < MANY_EVENTS; n++) {
+		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		ASSERT_LE(0, fd) TH_LOG("event %d: %s", n, strerror(errno));
+	}
+	TH_LOG("%d events, %ld KiB of %ld left", n, mem_available_kb(),
+	       avail);
+
+	pid = fork();
+	ASSERT_LE(0, pid) TH_LOG("fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	/* the test's process exits next: its exit closes them */
+}
+
+/*
  * The ioctls whose numbers encode a pointer's size, from a program of
  * either width: a 32-bit build of this test (attacker32, x86_64) reaches
  * them through the compat path, which must not answer ENOTTY.
