@@ -1055,6 +1055,86 @@ static void addr_filter_perm_child(const char *prefix, int type, int perfmon)
 	_exit(0);
 }
 
+/*
+ * An exclusive PMU (cs_etm is one): which events of it can be open at
+ * once, and whether a closed one, or one whose ring was mapped, still
+ * holds the PMU for the next open.
+ */
+static void observe_aux_exclusive(int type)
+{
+	static const struct {
+		const char *name;
+		int pid1, cpu1, pid2, cpu2;
+	} pairs[] = {
+		{ "task_any_task_cpu0", 0, -1, 0, 0 },
+		{ "task_cpu0_task_cpu1", 0, 0, 0, 1 },
+		{ "task_cpu0_task_cpu0", 0, 0, 0, 0 },
+		{ "task_any_cpu0", 0, -1, -1, 0 },
+		{ "cpu0_task_any", -1, 0, 0, -1 },
+		{ "cpu0_cpu1", -1, 0, -1, 1 },
+		{ "cpu0_cpu0", -1, 0, -1, 0 },
+	};
+	long pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr a;
+	char key[160];
+	unsigned int i;
+	int fd, fd2;
+	void *ring;
+
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		aux_attr(&a, type);
+		fd = sys_open(&a, pairs[i].pid1, pairs[i].cpu1, -1, 0);
+		fd2 = sys_open(&a, pairs[i].pid2, pairs[i].cpu2, -1, 0);
+		snprintf(key, sizeof(key), "auxpmu.exclusive.%s",
+			 pairs[i].name);
+		say(key, "%s %s", res(fd), res(fd2));
+		if (fd2 >= 0)
+			close(fd2);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* closed, a task event of the same task on one CPU opens */
+	aux_attr(&a, type);
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
+	try_open("auxpmu.exclusive.after_close", &a, 0, 0, -1, 0);
+	/* a sampling event with a ring, mapped read-only, then both gone */
+	for (i = 0; i < 2; i++) {
+		aux_attr(&a, type);
+		a.sample_period = 100000;
+		a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		fd = sys_open(&a, 0, -1, -1, 0);
+		if (fd < 0) {
+			say("auxpmu.exclusive.ring", "open %s", res(fd));
+			return;
+		}
+		ring = mmap(NULL, 9 * pg, i ? PROT_READ : PROT_READ | PROT_WRITE,
+			    MAP_SHARED, fd, 0);
+		say(i ? "auxpmu.exclusive.ring_ro" : "auxpmu.exclusive.ring",
+		    "%s", res(ring == MAP_FAILED ? -errno : 0));
+		if (ring != MAP_FAILED)
+			munmap(ring, 9 * pg);
+		close(fd);
+		aux_attr(&a, type);
+		try_open(i ? "auxpmu.exclusive.after_ring_ro" :
+			 "auxpmu.exclusive.after_ring", &a, 0, 0, -1, 0);
+	}
+	/* the fd closed first, the ring unmapped after */
+	aux_attr(&a, type);
+	a.sample_period = 100000;
+	fd = sys_open(&a, 0, -1, -1, 0);
+	if (fd < 0)
+		return;
+	ring = mmap(NULL, 9 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	aux_attr(&a, type);
+	try_open("auxpmu.exclusive.mapped_closed", &a, 0, 0, -1, 0);
+	if (ring != MAP_FAILED)
+		munmap(ring, 9 * pg);
+	try_open("auxpmu.exclusive.unmapped_closed", &a, 0, 0, -1, 0);
+}
+
 static void observe_aux_pmu(void)
 {
 	static const long levels[] = { 2, 1 };
@@ -1069,6 +1149,7 @@ static void observe_aux_pmu(void)
 	say("auxpmu.present", "%s", type < 0 ? "no" : "yes");
 	if (type < 0)
 		return;
+	observe_aux_exclusive(type);
 	aux_attr(&a, type);
 	try_open("auxpmu.open.task", &a, 0, -1, -1, 0);
 	try_open("auxpmu.open.cpu", &a, -1, 0, -1, 0);
@@ -3422,6 +3503,117 @@ static void x86_counts(void)
 	close(fd);
 }
 
+/*
+ * Topdown (Ice Lake and later: slots on fixed counter 3, the metrics from
+ * PERF_METRICS): which groups of slots and metric events open, with which
+ * exclusion bits, and whether a metric reads a share of its leader's
+ * slots.  Elsewhere the same opens give each kernel's errno for a model
+ * without topdown.
+ */
+static void x86_topdown(void)
+{
+	static const struct {
+		const char *name;
+		int xk, xu;	/* the metric's exclude_kernel, exclude_user */
+	} excl[] = {
+		{ "same", 1, 0 }, { "kernel_too", 0, 0 },
+		{ "kernel_only", 0, 1 },
+	};
+	static const char * const metric[] = {
+		"retiring", "bad_spec", "fe_bound", "be_bound",
+	};
+	uint64_t v[1 + 2 * 5];
+	struct perf_event_attr a;
+	int lead, fd[4], i, j, n;
+	char key[96];
+
+	x86_raw(&a, 0x0400);
+	try_open("hw.x86.topdown.slots", &a, 0, -1, -1, 0);
+	x86_raw(&a, 0x8000);
+	try_open("hw.x86.topdown.metric_alone", &a, 0, -1, -1, 0);
+	for (i = 0; i < (int)ARRAY_SIZE(excl); i++) {
+		x86_raw(&a, 0x0400);
+		a.read_format = PERF_FORMAT_GROUP;
+		a.disabled = 1;
+		lead = sys_open(&a, 0, -1, -1, 0);
+		if (lead < 0) {
+			snprintf(key, sizeof(key), "hw.x86.topdown.%s",
+				 excl[i].name);
+			say(key, "leader %s", res(lead));
+			continue;
+		}
+		n = 0;
+		for (j = 0; j < 4; j++) {
+			x86_raw(&a, 0x8000 + 0x100 * j);
+			a.exclude_kernel = excl[i].xk;
+			a.exclude_user = excl[i].xu;
+			fd[j] = sys_open(&a, 0, -1, lead, 0);
+			snprintf(key, sizeof(key), "hw.x86.topdown.%s.%s",
+				 excl[i].name, metric[j]);
+			say(key, "%s", res(fd[j]));
+			n += fd[j] >= 0;
+		}
+		ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+		x86_loop(1000000);
+		ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+		snprintf(key, sizeof(key), "hw.x86.topdown.%s.read",
+			 excl[i].name);
+		if (read(lead, v, sizeof(v)) < 0) {
+			say(key, "%s", res(-errno));
+		} else {
+			uint64_t sum = 0;
+
+			for (j = 0; j < n; j++)
+				sum += v[2 + j];
+			say(key, "%llu members, slots %s, metrics %s",
+			    (unsigned long long)v[0], v[1] ? "counted" : "0",
+			    !n ? "none" : !sum ? "0" :
+			    sum <= v[1] && sum * 100 >= v[1] * 95 ?
+			    "95-100% of slots" : "other");
+		}
+		for (j = 0; j < 4; j++)
+			if (fd[j] >= 0)
+				close(fd[j]);
+		close(lead);
+	}
+	/* sampling on a metric, a metric leading, a member beside them */
+	x86_raw(&a, 0x0400);
+	lead = sys_open(&a, 0, -1, -1, 0);
+	if (lead < 0)
+		return;
+	x86_raw(&a, 0x8000);
+	a.sample_period = 100000;
+	try_open("hw.x86.topdown.metric_sampling", &a, 0, -1, lead, 0);
+	x86_raw(&a, 0x00c0);
+	try_open("hw.x86.topdown.instructions_member", &a, 0, -1, lead, 0);
+	x86_raw(&a, 0x8000);
+	fd[0] = sys_open(&a, 0, -1, lead, 0);
+	x86_raw(&a, 0x8000);
+	try_open("hw.x86.topdown.metric_twice", &a, 0, -1, lead, 0);
+	x86_raw(&a, 0x8100);
+	try_open("hw.x86.topdown.metric_under_metric", &a, 0, -1,
+		 fd[0] >= 0 ? fd[0] : lead, 0);
+	if (fd[0] >= 0)
+		close(fd[0]);
+	close(lead);
+	x86_raw(&a, 0x00c0);
+	lead = sys_open(&a, 0, -1, -1, 0);
+	x86_raw(&a, 0x8000);
+	try_open("hw.x86.topdown.metric_under_instructions", &a, 0, -1,
+		 lead, 0);
+	if (lead >= 0)
+		close(lead);
+	x86_raw(&a, 0x0400);
+	a.sample_period = 100000;
+	lead = sys_open(&a, 0, -1, -1, 0);
+	say("hw.x86.topdown.slots_sampling", "%s", res(lead));
+	x86_raw(&a, 0x8000);
+	try_open("hw.x86.topdown.metric_under_sampling_slots", &a, 0, -1,
+		 lead, 0);
+	if (lead >= 0)
+		close(lead);
+}
+
 static void observe_x86_pmu(void)
 {
 	if (pmu_type("cpu") < 0) {
@@ -3433,6 +3625,7 @@ static void observe_x86_pmu(void)
 	x86_precise();
 	x86_capacity();
 	x86_counts();
+	x86_topdown();
 }
 #else
 static void observe_x86_pmu(void)
