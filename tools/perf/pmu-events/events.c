@@ -16,8 +16,9 @@
  * notes the x86 files carry as fields: "Supports address when precise"
  * (Data_LA), "Spec update: ..." (Errata) and "(Precise event)" or "(Must
  * be precise)" (PEBS 1 or 2; on neither description if the brief one
- * already says "(Precise Event)" or "(Precise event)").  The notes go only on descriptions the object writes
- * itself, not on those it takes from its ArchStdEvent.
+ * already says "(Precise Event)" or "(Precise event)").  The notes go only
+ * on descriptions the object writes itself, not on those it takes from its
+ * ArchStdEvent.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -519,11 +520,11 @@ static int add_metric(struct table *t, const struct fields *f,
 		dup_or_null(get(f, "DefaultMetricgroupName"));
 	v = get(f, "AggregationMode");
 	if (v) {
-		if (!strcmp(v, "PerChip"))
+		if (!strcmp(v, "PerChip")) {
 			m->aggr_mode = 1;
-		else if (!strcmp(v, "PerCore"))
+		} else if (!strcmp(v, "PerCore")) {
 			m->aggr_mode = 2;
-		else {
+		} else {
 			fprintf(stderr, "%s:%d: error: unknown AggregationMode \"%s\"\n",
 				file, line, v);
 			return -1;
@@ -531,13 +532,13 @@ static int add_metric(struct table *t, const struct fields *f,
 	}
 	v = get(f, "MetricConstraint");
 	if (v) {
-		if (!strcmp(v, "NO_GROUP_EVENTS"))
+		if (!strcmp(v, "NO_GROUP_EVENTS")) {
 			m->event_grouping = 1;
-		else if (!strcmp(v, "NO_GROUP_EVENTS_NMI"))
+		} else if (!strcmp(v, "NO_GROUP_EVENTS_NMI")) {
 			m->event_grouping = 2;
-		else if (!strcmp(v, "NO_GROUP_EVENTS_SMT"))
+		} else if (!strcmp(v, "NO_GROUP_EVENTS_SMT")) {
 			m->event_grouping = 3;
-		else {
+		} else {
 			fprintf(stderr, "%s:%d: error: unknown MetricConstraint \"%s\"\n",
 				file, line, v);
 			return -1;
@@ -579,8 +580,8 @@ int add_json_object(struct table *t, const struct json *obj, const char *file,
 		if (json_get(obj, "CountersNumFixed") ||
 		    json_get(obj, "CountersNumGeneric"))
 			return 0;
-		fprintf(stderr, "%s:%d: error: missing required field \"EventName\" or \"MetricName\"\n",
-			file, line);
+		fprintf(stderr, "%s:%d: error: missing required field %s\n",
+			file, line, "\"EventName\" or \"MetricName\"");
 		return -1;
 	}
 	if (get(&f, "EventName") && add_event(t, &f, file, line, topic))

@@ -220,9 +220,9 @@ static int binary_prec(char op)
 static struct node *parse_if(struct lexer *lx);
 static struct node *parse_binary(struct lexer *lx, int min_prec);
 
-static bool expect(struct lexer *lx, enum tok tok, const char *what)
+static bool expect(struct lexer *lx, enum tok want, const char *what)
 {
-	if (lx->tok != tok) {
+	if (lx->tok != want) {
 		lerr(lx, what);
 		return false;
 	}
@@ -466,7 +466,8 @@ static void set_number(struct node *n, double v)
 
 	free_node(n->a);
 	free_node(n->b);
-	n->a = n->b = NULL;
+	n->a = NULL;
+	n->b = NULL;
 	n->kind = N_LEAF;
 	n->number = true;
 	free(n->text);

@@ -115,10 +115,12 @@ static int load_std(const char *archdir, struct std_events *std)
 			err = -1;
 		} else {
 			for (size_t k = 0; k < j->nr; k++) {
+				size_t n = std->nr + 1;
+
 				std->items = xrealloc(std->items,
-					(std->nr + 1) * sizeof(*std->items));
+						      n * sizeof(*std->items));
 				std->files = xrealloc(std->files,
-					(std->nr + 1) * sizeof(*std->files));
+						      n * sizeof(*std->files));
 				std->items[std->nr] = j->items[k];
 				std->files[std->nr] = path;
 				std->nr++;
@@ -243,7 +245,7 @@ static int do_arch(struct state *s, const char *start, const char *arch)
 	return err;
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr, "usage: jevents [-r RUNTIME] ARCH MODEL STARTING_DIR [OUTPUT]\n");
 	exit(2);
@@ -261,10 +263,10 @@ int main(int argc, char **argv)
 		if (opt == 'r')
 			runtime = optarg;
 		else
-			usage();
+			print_usage();
 	}
 	if (argc - optind < 3 || argc - optind > 4)
-		usage();
+		print_usage();
 	arch = argv[optind];
 	model = argv[optind + 1];
 	start = argv[optind + 2];

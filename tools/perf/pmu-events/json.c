@@ -89,13 +89,13 @@ static int hex4(struct parser *ps, unsigned long *out)
 		int c = peek(ps);
 
 		v <<= 4;
-		if (c >= '0' && c <= '9')
+		if (c >= '0' && c <= '9') {
 			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
+		} else if (c >= 'a' && c <= 'f') {
 			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
+		} else if (c >= 'A' && c <= 'F') {
 			v |= c - 'A' + 10;
-		else {
+		} else {
 			perr(ps, "bad \\u escape in string", c);
 			return -1;
 		}

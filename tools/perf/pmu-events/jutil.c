@@ -109,7 +109,8 @@ char *sb_detach(struct strbuf *sb)
 	char *s = sb->buf ? sb->buf : xstrdup("");
 
 	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
+	sb->len = 0;
+	sb->alloc = 0;
 	return s;
 }
 
@@ -117,7 +118,8 @@ void sb_release(struct strbuf *sb)
 {
 	free(sb->buf);
 	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
+	sb->len = 0;
+	sb->alloc = 0;
 }
 
 char *read_file(const char *path, size_t *len)

@@ -11,24 +11,29 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+
 void *xzalloc(size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xasprintf(const char *fmt, ...) __printf(1, 2);
 
 /* A growing NUL-terminated string. */
 struct strbuf {
 	char *buf;
 	size_t len, alloc;
 };
+
 #define STRBUF_INIT { NULL, 0, 0 }
 
 void sb_addc(struct strbuf *sb, int c);
 void sb_add(struct strbuf *sb, const char *s);
 void sb_addn(struct strbuf *sb, const char *s, size_t n);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 /* The text so far ("" if none); stays owned by @sb. */
 const char *sb_str(struct strbuf *sb);
 /* Hand the text over to the caller and reset @sb. */
