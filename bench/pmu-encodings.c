@@ -103,6 +103,8 @@ static const struct raw raws[] = {
 	{ 0x01b7, 1ULL << 38 }, { 0x01b7, 1ULL << 63 }, { 0x01bb, 1 },
 	{ 0x012a, 0x10001 }, { 0x012a, 1ULL << 38 }, { 0x012b, 1 },
 	{ 0x2124 }, { 0x01cd, 3 }, { 0x01c6, 0x11 }, { 0x003c, 1ULL << 63 },
+	/* AnyThread on a fixed counter's event and on a general one */
+	{ 0x20003c }, { 0x2000c4 },
 };
 
 static const struct raw groups[][10] = {
@@ -116,6 +118,7 @@ static const struct raw groups[][10] = {
 	{ { 0x01b7, 1 }, { 0x01b7, 2 }, { 0x01b7, 4 } },
 	{ { 0x01b7, 1 }, { 0x01bb, 2 } },
 	{ { 0x012a, 1 }, { 0x012a, 2 }, { 0x012a, 4 } },
+	{ { 0x0400 }, { 0x8000 }, { 0x8000 } },
 };
 
 int main(void)

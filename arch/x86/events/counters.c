@@ -177,28 +177,45 @@ int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 	return 0;
 }
 
+/* what group validation has counted so far */
+struct group_tally {
+	struct x86_extra_reg regs[X86_XREG_NR];
+	u64 evsel[X86_CORE_NR_IDX];
+	unsigned int n;
+	unsigned long metrics;		/* PERF_METRICS fields taken */
+};
+
 /*
  * A member of the group being validated: its control value is added to
- * @evsel if it will want a counter (@wants).  Software events need no
+ * the tally if it will want a counter (@wants).  Software events need no
  * counter; another hardware PMU's event can never be scheduled with ours.
+ * A metric takes no counter, but a group has one event per metric field,
+ * enabled or not (two could never both be placed).
  */
 static int group_member(const struct x86_core_pmu *core,
 			struct perf_event *member, bool wants,
-			struct x86_extra_reg *regs, u64 *evsel,
-			unsigned int *n)
+			struct group_tally *t)
 {
+	unsigned int field;
+
 	if (member->pmu != core->pmu)
 		return member->pmu->task_ctx_nr == perf_sw_context ? 0 : -EINVAL;
-	/* a metric takes no counter: its leader counts for it */
-	if (!wants || x86_core_is_metric(member))
+	if (x86_core_is_metric(member)) {
+		field = x86_topdown_field(member);
+		if (t->metrics & BIT(field))
+			return -EINVAL;
+		t->metrics |= BIT(field);
 		return 0;
-	if (*n >= X86_CORE_NR_IDX)
+	}
+	if (!wants)
+		return 0;
+	if (t->n >= X86_CORE_NR_IDX)
 		return -EINVAL;
-	evsel[*n] = member->hw.config;
+	t->evsel[t->n] = member->hw.config;
 	/* no more extra register values than registers */
-	if (x86_extra_take(&core->desc, regs, member, &evsel[*n]) < 0)
+	if (x86_extra_take(&core->desc, t->regs, member, &t->evsel[t->n]) < 0)
 		return -EINVAL;
-	(*n)++;
+	t->n++;
 	return 0;
 }
 
@@ -218,17 +235,14 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 			    struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
-	struct x86_extra_reg regs[X86_XREG_NR] = { };
+	struct group_tally t = { };
 	struct perf_event *sibling;
-	u64 evsel[X86_CORE_NR_IDX];
 	int assign[X86_CORE_NR_IDX];
-	unsigned int n = 0;
 	int ret;
 
 	if (leader != event) {
 		ret = group_member(core, leader,
-				   leader->state >= PERF_EVENT_STATE_OFF, regs,
-				   evsel, &n);
+				   leader->state >= PERF_EVENT_STATE_OFF, &t);
 		if (ret)
 			return ret;
 		list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
@@ -236,16 +250,17 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 				continue;
 			ret = group_member(core, sibling,
 					   sibling->state > PERF_EVENT_STATE_OFF,
-					   regs, evsel, &n);
+					   &t);
 			if (ret)
 				return ret;
 		}
 	}
 	ret = group_member(core, event, leader == event || !event->attr.disabled,
-			   regs, evsel, &n);
+			   &t);
 	if (ret)
 		return ret;
-	return x86_core_assign(&core->desc, evsel, n, 0, assign) ? -EINVAL : 0;
+	return x86_core_assign(&core->desc, t.evsel, t.n, 0, assign) ?
+	       -EINVAL : 0;
 }
 
 /* point @event's MSR fields at counter @idx */

@@ -390,6 +390,7 @@ enum x86_topdown_kind x86_topdown_code(const struct x86_core_desc *desc,
 				       u64 code);
 int x86_topdown_event_init(const struct x86_core_pmu *core,
 			   struct perf_event *event);
+unsigned int x86_topdown_field(const struct perf_event *event);
 int x86_topdown_place(struct x86_core_cpu *cpu, struct perf_event *event,
 		      bool check);
 void x86_topdown_read(struct x86_core_cpu *cpu);

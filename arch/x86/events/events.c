@@ -477,8 +477,12 @@ static u64 raw_valid(const struct x86_core_desc *desc)
 
 	if (desc->vendor == X86_CORE_AMD)
 		return valid | AMD64_EVENTSEL_EVENT;
-	/* AnyThread: versions 3 and later, until CPUID 0xA EDX[15] */
-	if (desc->version >= 3 && !desc->anythread_deprecated)
+	/*
+	 * AnyThread: versions 3 and later, and still passed on once CPUID
+	 * 0xA EDX[15] deprecates it (stock programs it on the emulated Ice
+	 * Lake-SP and Sapphire Rapids, where format/any is hidden)
+	 */
+	if (desc->version >= 3)
 		valid |= ARCH_PERFMON_EVENTSEL_ANY;
 	return valid;
 }

@@ -114,7 +114,13 @@ int x86_topdown_event_init(const struct x86_core_pmu *core,
 	return 0;
 }
 
-static unsigned int field_of(const struct perf_event *event)
+/**
+ * x86_topdown_field - the PERF_METRICS field of a metric event
+ * @event: an event x86_core_is_metric() says is a metric
+ *
+ * Return: the field's index, below INTEL_TD_METRIC_NUM.
+ */
+unsigned int x86_topdown_field(const struct perf_event *event)
 {
 	return ((event->hw.config & ARCH_PERFMON_EVENTSEL_UMASK) >> 8) -
 	       METRIC_UMASK_BASE;
@@ -201,7 +207,7 @@ int x86_topdown_place(struct x86_core_cpu *cpu, struct perf_event *event,
 		      bool check)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	unsigned int i = field_of(event);
+	unsigned int i = x86_topdown_field(event);
 	u64 base = local64_read(&event->count);
 
 	if (cpu->metric[i])
@@ -266,7 +272,7 @@ void x86_topdown_stop(struct x86_core_cpu *cpu)
  */
 void x86_topdown_del(struct x86_core_cpu *cpu, struct perf_event *event)
 {
-	unsigned int i = field_of(event);
+	unsigned int i = x86_topdown_field(event);
 	u64 val = local64_read(&event->hw.prev_count);
 
 	if (slots_running(cpu))
