@@ -23,8 +23,11 @@ fi
 "$TOP/bench/qemu.sh" > /dev/null
 rm -rf "$out" && mkdir -p "$out/root/tests"
 # the checks, appended to the guest's initramfs as a second archive
-# one test program a part of the checks, each within the guest's limit
-parts="sysfs stat groups"
+# one test program a part of the checks, each within the guest's limit;
+# X86_MODELS_PARTS="... metrics events" adds perf stat -M of every metric
+# group and perf stat of every named event (some minutes a guest each:
+# X86_MODELS_TIMEOUT=900 gives each part 15 minutes of guest time)
+parts=${X86_MODELS_PARTS:-sysfs stat groups}
 tests=
 for part in $parts; do
 	cp "$TOP/bench/perf-smoke/enter.sh" "$out/root/tests/x86_models_$part"
@@ -44,6 +47,7 @@ for m in $models; do
 		[ "$kernel" = stock ] && image=$STOCK_IMAGE
 		log "booting $kernel on $m"
 		X86_PMU=$m ICOUNT=1 BENCH_PMU_TRACE=1 TESTS="${tests}x86_models_rdpmc" \
+			APPEND="BENCH_TIMEOUT=${X86_MODELS_TIMEOUT:-150}" \
 			"$TOP/bench/boot.sh" x86_64 "$image" "$out/initrd.gz" check \
 			"$out/$kernel-$m.log" > /dev/null
 	done

@@ -9,7 +9,8 @@
 # counter mask 0x7f, a value no driver programs for an event of its own.
 # PART (set by bench/x86-models.sh, one guest test program a part, each
 # within the guest's time limit of a test): sysfs (the tree and runs 1-5),
-# stat (6-8) or groups (9-11).
+# stat (6-8), groups (9-11), metrics (12-127: every metric group) or
+# events (128-255: every named event, four a run).
 export PERF_PAGER=cat
 cd /tmp || exit 1
 part=${PART:-sysfs}
@@ -84,6 +85,34 @@ groups)
 	run 9 -e r2124,r2124,r2124,r2124,r2124,r2124 -- bash -c spin
 	run 10 -e '{r2124,r2124,r2124,r2124,r2124}'
 	run 11 -e '{r2124,r2124,r2124,r2124}'
+	;;
+metrics)
+	# every metric group the guest's perf knows for the model, each
+	# opened by perf stat -M (its events, groups and the metrics'
+	# values, numbers compared as "#"); runs 12 to 127
+	n=12
+	for g in $(perf list --raw-dump metricgroups 2> /dev/null); do
+		[ $n -lt 128 ] || break
+		run $n -M "$g"
+		n=$((n + 1))
+	done
+	;;
+events)
+	# every event the guest's perf lists by name (not tracepoints, not
+	# PMU/event/ forms), four a run so that they never need to share a
+	# counter: the control values and counters each kernel programs;
+	# runs 128 to 255
+	n=128 batch=
+	for e in $(perf list --raw-dump 2> /dev/null | tr ' ' '\n' |
+		   grep -v '[:/]' | grep .) ''; do
+		[ -n "$e" ] && batch=$batch${batch:+,}$e
+		if [ -n "$batch" ] && { [ -z "$e" ] ||
+		   [ "$(echo "$batch" | tr -cd , | wc -c)" -eq 3 ]; }; then
+			[ $n -lt 256 ] || break
+			run $n -e "$batch"
+			n=$((n + 1)) batch=
+		fi
+	done
 	;;
 esac
 echo "=== end $part"
