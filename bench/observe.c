@@ -2646,6 +2646,102 @@ static void observe_hardware(void)
 }
 
 /*
+ * Flexible groups that do not all fit on the PMU: A (every counter but
+ * one), B (two) and C (one) of branch events, enabled in that order.  A
+ * and C fit together, A and B do not: whether C goes on beside A while B,
+ * before it, waits, as the share of its enabled time that each group ran
+ * shows after some rotations.
+ */
+/* does @a open (and close)? */
+static int probe_ok(struct perf_event_attr *a)
+{
+	int fd = sys_open(a, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+static void flexible_attr(struct perf_event_attr *a)
+{
+	hw_attr(a);
+	a->config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+	if (probe_ok(a))
+		return;
+	/* where the PMU has no generic branch event: a general counter's */
+	a->type = PERF_TYPE_RAW;
+#if defined(__x86_64__)
+	a->config = 0xc4;
+#else
+	a->config = 0x08;
+#endif
+}
+
+static void observe_flexible(void)
+{
+	static const char * const name[] = { "a", "b", "c" };
+	int fd[40], lead[3], size[3], n, g, i, k = 0;
+	struct perf_event_attr a;
+	uint64_t v[3];
+	char key[64];
+
+	/* the largest group of them the PMU takes at open */
+	flexible_attr(&a);
+	a.disabled = 1;
+	fd[0] = sys_open(&a, 0, -1, -1, 0);
+	if (fd[0] < 0) {
+		say("hw.flexible", "%s", res(fd[0]));
+		return;
+	}
+	a.disabled = 0;
+	for (n = 1; n < 32; n++) {
+		fd[n] = sys_open(&a, 0, -1, fd[0], 0);
+		if (fd[n] < 0)
+			break;
+	}
+	/* fd[0] to fd[n - 1] opened: groups of up to n */
+	for (i = 0; i < n; i++)
+		close(fd[i]);
+	say("hw.flexible.counters", "%s", n >= 3 ? "3 or more" : "fewer");
+	if (n < 3)
+		return;
+	size[0] = n - 1;
+	size[1] = 2;
+	size[2] = 1;
+	for (g = 0; g < 3; g++) {
+		flexible_attr(&a);
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.disabled = 1;
+		lead[g] = fd[k++] = sys_open(&a, 0, -1, -1, 0);
+		a.disabled = 0;
+		for (i = 1; i < size[g]; i++)
+			fd[k++] = sys_open(&a, 0, -1, lead[g], 0);
+	}
+	for (g = 0; g < 3; g++)
+		ioctl(lead[g], PERF_EVENT_IOC_ENABLE, 0);
+	chain_spin(50000000);
+	for (g = 0; g < 3; g++)
+		ioctl(lead[g], PERF_EVENT_IOC_DISABLE, 0);
+	for (g = 0; g < 3; g++) {
+		snprintf(key, sizeof(key), "hw.flexible.%s", name[g]);
+		if (lead[g] < 0 || read(lead[g], v, sizeof(v)) != sizeof(v)) {
+			say(key, "%s", res(lead[g] < 0 ? lead[g] : -errno));
+			continue;
+		}
+		say(key, "%s", !v[2] ? "never ran" : v[2] == v[1] ?
+		    "ran all its time" : "ran part of its time");
+		printf("# hw.flexible.%s: %llu, enabled %llu running %llu\n",
+		       name[g], (unsigned long long)v[0],
+		       (unsigned long long)v[1], (unsigned long long)v[2]);
+	}
+	while (k--)
+		if (fd[k] >= 0)
+			close(fd[k]);
+}
+
+/*
  * The user pages of a two-event hardware group (cycles, instructions), as
  * a self-monitoring (rdpmc) reader sees them after a run: whether each
  * member's page has a counter index and time_enabled == time_running
@@ -4230,6 +4326,7 @@ int main(int argc, char **argv)
 	observe_timer_callchain();
 	observe_fp_walks();
 	observe_hardware();
+	observe_flexible();
 	observe_branch_bits();
 	observe_page_groups();
 	observe_exclusive();

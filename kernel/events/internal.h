@@ -305,7 +305,7 @@ void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
 void perf_event_set_enabled(struct perf_event *event);
 int perf_group_sched_in(struct perf_event *leader);
-void perf_group_try_in(struct perf_event *leader);
+bool perf_group_try_in(struct perf_event *leader);
 void perf_group_sched_out(struct perf_event *leader);
 void perf_event_sched_out(struct perf_event *event);
 void perf_ctx_sched_out(struct perf_event_context *ctx);

@@ -382,26 +382,55 @@ static void mux_start(struct pmu *pmu)
 /*
  * An INACTIVE group of a live context goes on if it can; a pinned one that
  * cannot is in error until enabled again, a flexible one waits its turn.
+ * Returns true when a flexible group waits for room on its PMU.
  */
-void perf_group_try_in(struct perf_event *leader)
+bool perf_group_try_in(struct perf_event *leader)
 {
 	if (leader->state != PERF_EVENT_STATE_INACTIVE ||
 	    !perf_event_fits_cpu(leader))
-		return;
+		return false;
 	if (!perf_group_sched_in(leader))
-		return;
-	if (leader->attr.pinned)
+		return false;
+	if (leader->attr.pinned) {
 		perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
-	else
-		mux_start(leader->pmu_ctx->pmu);
+		return false;
+	}
+	mux_start(leader->pmu_ctx->pmu);
+	return true;
 }
 
-static void sched_in_groups(struct perf_event_groups *groups)
+static void sched_in_pinned(struct perf_event_context *ctx)
 {
 	struct rb_node *node;
 
-	for (node = rb_first(&groups->tree); node; node = rb_next(node))
+	for (node = rb_first(&ctx->pinned_groups.tree); node;
+	     node = rb_next(node))
 		perf_group_try_in(rb_entry(node, struct perf_event, group_node));
+}
+
+/*
+ * The flexible groups go on in their order until one of a PMU finds no
+ * room: the later ones of that PMU then wait too, though a smaller one
+ * might fit (stock's order, seen on its emulated PMUs: make diff's
+ * hw.flexible.*), so that a large group is not kept off by the small ones
+ * behind it.  epc->rotate_necessary marks such a PMU for this pass.
+ */
+static void sched_in_flexible(struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event *leader;
+	struct rb_node *node;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+		epc->rotate_necessary = 0;
+	for (node = rb_first(&ctx->flexible_groups.tree); node;
+	     node = rb_next(node)) {
+		leader = rb_entry(node, struct perf_event, group_node);
+		if (leader->pmu_ctx->rotate_necessary)
+			continue;
+		if (perf_group_try_in(leader))
+			leader->pmu_ctx->rotate_necessary = 1;
+	}
 }
 
 static void ctx_pmus_disable(struct perf_event_context *ctx, bool disable)
@@ -424,9 +453,9 @@ static void ctx_groups_in(struct perf_event_context *ctx, int which)
 		return;
 	ctx_pmus_disable(ctx, true);
 	if (which & PERF_GROUPS_PINNED)
-		sched_in_groups(&ctx->pinned_groups);
+		sched_in_pinned(ctx);
 	if (which & PERF_GROUPS_FLEXIBLE)
-		sched_in_groups(&ctx->flexible_groups);
+		sched_in_flexible(ctx);
 	ctx_pmus_disable(ctx, false);
 }
 

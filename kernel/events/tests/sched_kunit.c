@@ -185,6 +185,41 @@ static void flexible_rotate_test(struct kunit *test)
 	release_all(ev, 3);
 }
 
+/*
+ * The flexible groups go on in their order until one finds no room: the
+ * ones behind it wait their turn though they would fit (stock's order on
+ * its emulated PMUs).  Of A (one event), B (two), C and D (one each) on
+ * two counters, the rotations put on A; B; C and D; D and A: C runs in
+ * one of four, D in two (where the small ones filled the gaps, C would
+ * join A in the first and run as long as D).
+ */
+static void flexible_order_test(struct kunit *test)
+{
+	struct perf_event *ev[5];
+	struct times c, d;
+
+	off_at_open = true;
+	ev[0] = fake_event(test, false, NULL);
+	ev[1] = fake_event(test, false, NULL);
+	off_at_open = false;
+	ev[2] = fake_event(test, false, ev[1]);
+	off_at_open = true;
+	ev[3] = fake_event(test, false, NULL);
+	ev[4] = fake_event(test, false, NULL);
+	off_at_open = false;
+	perf_event_enable(ev[0]);
+	perf_event_enable(ev[1]);
+	perf_event_enable(ev[3]);
+	perf_event_enable(ev[4]);
+	spin(SPIN_MS);
+	c = times_of(ev[3]);
+	d = times_of(ev[4]);
+	KUNIT_EXPECT_GT(test, c.running, 0);
+	KUNIT_EXPECT_LT(test, c.running * 4, d.running * 3);
+	release_all(ev, 5);
+	KUNIT_EXPECT_EQ(test, this_cpu_read(fake_used), 0);
+}
+
 /* Rotations of the flexible groups of @ctx so far: each inserts one anew. */
 static u64 rotations(struct perf_event_context *ctx)
 {
@@ -568,6 +603,7 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(pinned_error_test),
 	KUNIT_CASE(group_too_big_test),
 	KUNIT_CASE(flexible_rotate_test),
+	KUNIT_CASE(flexible_order_test),
 	KUNIT_CASE(mux_interval_test),
 	KUNIT_CASE(mux_timer_stops_test),
 	KUNIT_CASE(pinned_stays_test),
