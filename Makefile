@@ -18,6 +18,7 @@
 #   make check-pmu [KERNEL=..]  the x86_64 guest on the emulated PMUs (Intel v2, v3, AMD)
 #   make encodings              the x86 event encodings of stock and series, compared
 #   make x86-models             stock and series on the emulated Intel models, compared
+#   make x86-model-tables       the msr/power/cstate model tables of stock and series
 #   make docs                   the perf-core documentation (htmldocs), warning-free
 
 ARCH ?= x86_64
@@ -103,6 +104,9 @@ encodings: base
 
 x86-models: base
 	@bench/x86-models.sh
+
+x86-model-tables: base
+	@bench/x86-model-tables.sh
 
 docs: base
 	@bench/docs.sh | tail -n 1

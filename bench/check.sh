@@ -12,11 +12,13 @@ ACPI_TESTS="pmuv3_sysfs pmuv3_counting pmuv3_sampling pmuv3_user_access"
 KVM_TESTS="pmuv3_kvm pmuv3_groups"
 LOCKDOWN_TESTS="security paranoid attacker attacker32"
 # the suites with hardware-event cases, again on the emulated AMD PMU (and
-# the NMI watchdog, whose counter is a general-purpose one there)
+# the NMI watchdog, whose counter is a general-purpose one there), and
+# those of the free-running and energy PMUs, which the AMD personality has
+# (aperf, mperf, irperf; power's energy-pkg, a package-scoped PMU)
 # (not perf_smoke: under icount frequency mode takes some 700 samples a
 # second for 1000 on stock and series alike, and its other checks need no
 # PMU)
-AMD_TESTS="perf_pmu attacker attacker32 upstream-remove_on_exec nmi_watchdog"
+AMD_TESTS="perf_pmu attacker attacker32 upstream-remove_on_exec nmi_watchdog msr_pmu power_pmu"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest

@@ -15,7 +15,7 @@
 archs=$1
 known=$TOP/bench/known-differences
 # the areas of bench/observe.c, the first word of each key
-AREAS="observe|sysctl|attr|read|type|target|field|perm|ioctl|mmap|records|callchain|hw|order|freq|auxpmu|kprobe|uprobe|bpf|security|sysfs"
+AREAS="observe|sysctl|attr|read|type|target|field|perm|ioctl|mmap|records|callchain|hw|scope|order|freq|auxpmu|kprobe|uprobe|bpf|security|sysfs"
 if [ "${DIFF_BOOTED:-0}" != 1 ]; then
 	"$TOP/bench/base.sh"
 	"$TOP/bench/series.sh"

@@ -27,6 +27,26 @@ cross_compile() { case $1 in x86_64) echo "" ;; arm64) echo aarch64-linux-gnu- ;
 image_path() { case $1 in x86_64) echo arch/x86/boot/bzImage ;; arm64) echo arch/arm64/boot/Image ;; esac; }
 tree_of() { case $1 in stock) echo "$BASE" ;; series) echo "$SERIES" ;; *) die "unknown KERNEL $1" ;; esac; }
 
+# models_initrd OUT PART...: $INITRD with a second archive appended, the
+# x86_models_PART test programs of bench/qemu/x86-models-checks.sh (and
+# whatever else OUT/root/tests holds), as OUT/initrd.gz; prints the test
+# programs' names (bench/x86-models.sh, bench/x86-model-tables.sh)
+models_initrd() {
+	local out=$1 part
+	shift
+	mkdir -p "$out/root/tests"
+	for part; do
+		cp "$TOP/bench/perf-smoke/enter.sh" "$out/root/tests/x86_models_$part"
+		{ echo "PART=$part"; cat "$TOP/bench/qemu/x86-models-checks.sh"; } \
+			> "$out/root/tests/x86_models_${part}_checks"
+		printf 'x86_models_%s ' "$part"
+	done
+	cp "$INITRD" "$out/initrd.gz"
+	truncate -s %512 "$out/initrd.gz"
+	(cd "$out/root" && find . | cpio -o -H newc --reproducible -R 0:0 2>/dev/null) |
+		gzip -n >> "$out/initrd.gz"
+}
+
 # Build stock and series kernels of one architecture and its initramfs,
 # all before any guest boots (building beside a guest is slow); sets
 # STOCK_IMAGE, SERIES_IMAGE and INITRD.  The trees must exist.

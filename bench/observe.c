@@ -3730,6 +3730,171 @@ static void observe_x86_pmu(void)
 #endif
 
 /*
+ * PMUs of free-running and package counters (issue 45): the msr PMU (no
+ * scope, task events allowed) and the power PMU (package scope, CPU events
+ * only), each with its first event: where it may be opened, with which
+ * attr bits and configs, whether a CPU event of another CPU of the package
+ * opens and counts, and what an offline CPU gets.  Counts as "grows" or
+ * not (the values are the emulation's and the run's).
+ */
+static void scope_pmu(const char *pmu, uint64_t config)
+{
+	static const uint64_t configs[] = {
+		0, 1, 2, 3, 4, 5, 6, 7, 8, 0xff, 0x100, ~0ULL,
+	};
+	static const char *const excl[] = {
+		"exclude_user", "exclude_kernel", "exclude_hv",
+		"exclude_idle", "exclude_host", "exclude_guest",
+	};
+	static const int excl_bit[] = { 4, 5, 6, 7, 19, 20 };
+	struct perf_event_attr a;
+	int type = pmu_type(pmu), fd, lead;
+	char key[128];
+	unsigned int i;
+
+	if (type < 0) {
+		snprintf(key, sizeof(key), "scope.%s", pmu);
+		say(key, "no such PMU");
+		return;
+	}
+#define SCOPE_KEY(fmt, ...) \
+	(snprintf(key, sizeof(key), "scope.%s." fmt, pmu, ##__VA_ARGS__), key)
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	try_open(SCOPE_KEY("task"), &a, 0, -1, -1, 0);
+	try_open(SCOPE_KEY("task_on_cpu"), &a, 0, 0, -1, 0);
+	try_open(SCOPE_KEY("cpu0"), &a, -1, 0, -1, 0);
+	try_open(SCOPE_KEY("cpu1"), &a, -1, 1, -1, 0);
+	try_open(SCOPE_KEY("cpu_none"), &a, -1, 4096, -1, 0);
+	try_open(SCOPE_KEY("any_cpu_any_task"), &a, -1, -1, -1, 0);
+	a.pinned = 1;
+	try_open(SCOPE_KEY("pinned"), &a, -1, 0, -1, 0);
+	a.exclusive = 1;
+	try_open(SCOPE_KEY("exclusive"), &a, -1, 0, -1, 0);
+	a.pinned = a.exclusive = 0;
+	a.inherit = 1;
+	try_open(SCOPE_KEY("inherit_task"), &a, 0, -1, -1, 0);
+	a.inherit = 0;
+	a.sample_period = 1000;
+	try_open(SCOPE_KEY("sampling"), &a, -1, 0, -1, 0);
+	a.freq = 1;
+	try_open(SCOPE_KEY("freq"), &a, -1, 0, -1, 0);
+	a.freq = 0;
+	a.sample_period = 0;
+	for (i = 0; i < ARRAY_SIZE(excl); i++) {
+		*flags_word(&a) = 1ULL << excl_bit[i];
+		try_open(SCOPE_KEY("%s", excl[i]), &a, -1, 0, -1, 0);
+	}
+	*flags_word(&a) = 0;
+	for (i = 0; i < ARRAY_SIZE(configs); i++) {
+		a.config = configs[i];
+		try_open(SCOPE_KEY("config_%#llx",
+				   (unsigned long long)configs[i]), &a, -1, 0,
+			 -1, 0);
+	}
+	a.config = config;
+	a.config1 = 1;
+	try_open(SCOPE_KEY("config1"), &a, -1, 0, -1, 0);
+	a.config1 = 0;
+	/* in a group of a software leader, and leading one */
+	sw(&a, PERF_COUNT_SW_CPU_CLOCK);
+	lead = sys_open(&a, -1, 0, -1, 0);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	if (lead >= 0) {
+		try_open(SCOPE_KEY("member_of_sw"), &a, -1, 0, lead, 0);
+		close(lead);
+	}
+	lead = sys_open(&a, -1, 1, -1, 0);
+	if (lead >= 0) {
+		sw(&a, PERF_COUNT_SW_CPU_CLOCK);
+		try_open(SCOPE_KEY("sw_member_cpu1"), &a, -1, 1, lead, 0);
+		close(lead);
+	}
+	/* with a hardware event (perf stat --smi-cost's group), both ways */
+	hw_attr(&a);
+	a.exclude_kernel = a.exclude_hv = 0;
+	lead = sys_open(&a, -1, 0, -1, 0);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	if (lead >= 0) {
+		try_open(SCOPE_KEY("member_of_hw"), &a, -1, 0, lead, 0);
+		close(lead);
+	}
+	lead = sys_open(&a, -1, 0, -1, 0);
+	if (lead >= 0) {
+		hw_attr(&a);
+		a.exclude_kernel = a.exclude_hv = 0;
+		try_open(SCOPE_KEY("hw_member"), &a, -1, 0, lead, 0);
+		close(lead);
+	}
+	/* a CPU event counts across a busy stretch */
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_open(&a, -1, 1, -1, 0);
+	if (fd >= 0) {
+		uint64_t v[3] = { 0 }, w[3] = { 0 };
+		volatile unsigned long spin;
+		ssize_t r1, r2;
+
+		r1 = read(fd, v, sizeof(v));
+		for (spin = 0; spin < 20000000; spin++)
+			;
+		r2 = read(fd, w, sizeof(w));
+		say(SCOPE_KEY("count_cpu1"), "read %zd %zd, %s, running %s",
+		    r1, r2, w[0] > v[0] ? "grows" : "does not grow",
+		    w[2] == w[1] ? "all its time" : "part of its time");
+		close(fd);
+	}
+#undef SCOPE_KEY
+}
+
+/* Opening on an offline CPU: the scoped PMU places the event elsewhere. */
+static void scope_offline(void)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	struct perf_event_attr a;
+	int type = pmu_type("power");
+
+	if (write_sysctl(online, 0)) {
+		say("scope.offline", "cpu1 cannot go offline");
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	if (type >= 0) {
+		a.type = type;
+		a.config = 2;
+		try_open("scope.offline.power_cpu1", &a, -1, 1, -1, 0);
+	}
+	if (pmu_type("msr") >= 0) {
+		a.type = pmu_type("msr");
+		a.config = 0;
+		try_open("scope.offline.msr_cpu1", &a, -1, 1, -1, 0);
+	}
+	sw(&a, PERF_COUNT_SW_CPU_CLOCK);
+	try_open("scope.offline.sw_cpu1", &a, -1, 1, -1, 0);
+	say("scope.offline.back_online", "%s", res(write_sysctl(online, 1)));
+}
+
+static void observe_scope(void)
+{
+	scope_pmu("msr", 0);
+	scope_pmu("power", 2);
+	scope_offline();
+}
+
+/*
  * Frequency mode on the cycle counter, as perf record uses it by default
  * (-F 1000, kernel and user): across some 400 million cycles of a loop,
  * how many samples it takes at period 1 before the period follows the
@@ -4332,6 +4497,7 @@ int main(int argc, char **argv)
 	observe_exclusive();
 	observe_open_order();
 	observe_x86_pmu();
+	observe_scope();
 	observe_freq();
 	observe_aux_pmu();
 	observe_kprobe_pmu();

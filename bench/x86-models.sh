@@ -24,22 +24,14 @@ fi
 rm -rf "$out" && mkdir -p "$out/root/tests"
 # the checks, appended to the guest's initramfs as a second archive
 # one test program a part of the checks, each within the guest's limit;
+# (energy: the msr, power and cstate PMUs' sysfs trees and rates);
 # X86_MODELS_PARTS="... metrics events" adds perf stat -M of every metric
 # group and perf stat of every named event (some minutes a guest each:
 # X86_MODELS_TIMEOUT=900 gives each part 15 minutes of guest time)
-parts=${X86_MODELS_PARTS:-sysfs stat groups}
-tests=
-for part in $parts; do
-	cp "$TOP/bench/perf-smoke/enter.sh" "$out/root/tests/x86_models_$part"
-	{ echo "PART=$part"; cat "$TOP/bench/qemu/x86-models-checks.sh"; } \
-		> "$out/root/tests/x86_models_${part}_checks"
-	tests+="x86_models_$part "
-done
+parts=${X86_MODELS_PARTS:-sysfs stat groups energy}
 gcc -O2 -static -o "$out/root/tests/x86_models_rdpmc" "$TOP/bench/qemu/x86-models-rdpmc.c"
-cp "$INITRD" "$out/initrd.gz"
-truncate -s %512 "$out/initrd.gz"
-(cd "$out/root" && find . | cpio -o -H newc --reproducible -R 0:0 2>/dev/null) |
-	gzip -n >> "$out/initrd.gz"
+# shellcheck disable=SC2086 # one part a word
+tests=$(models_initrd "$out" $parts)
 
 for m in $models; do
 	for kernel in stock series; do

@@ -10,18 +10,22 @@
 # PART (set by bench/x86-models.sh, one guest test program a part, each
 # within the guest's time limit of a test): sysfs (the tree and runs 1-5),
 # stat (6-8), groups (9-11), metrics (12-127: every metric group) or
-# events (128-255: every named event, four a run).
+# events (128-255: every named event, four a run) or energy (the power,
+# msr and cstate PMUs: sysfs trees and system-wide counts, no marker).
 export PERF_PAGER=cat
 cd /tmp || exit 1
 part=${PART:-sysfs}
 
-if [ "$part" = sysfs ]; then
-echo "=== sysfs"
-d=/sys/devices/cpu
-if [ -d "$d" ]; then
-	# every plain file of the PMU's directory and of its subdirectories
-	# (format, events, caps, power), with its contents
-	(cd "$d" && find . -maxdepth 2 -type f | sed 's|^\./||' | LC_ALL=C sort) |
+# dump_pmu NAME: every plain file of a PMU's directory and of its
+# subdirectories (format, events, caps, power), with its contents
+dump_pmu() {
+	local d=/sys/bus/event_source/devices/$1 f
+	echo "=== sysfs $1"
+	if [ ! -d "$d" ]; then
+		echo "(no $d)"
+		return
+	fi
+	(cd "$d/" && find . -maxdepth 2 -type f | sed 's|^\./||' | LC_ALL=C sort) |
 	while read -r f; do
 		if [ -r "$d/$f" ]; then
 			printf '%s: %s\n' "$f" "$(tr '\n' ' ' < "$d/$f" 2>&1 | sed 's/ $//')"
@@ -29,9 +33,10 @@ if [ -d "$d" ]; then
 			printf '%s: (not readable, mode %s)\n' "$f" "$(stat -c %a "$d/$f")"
 		fi
 	done
-else
-	echo "(no $d)"
-fi
+}
+
+if [ "$part" = sysfs ]; then
+dump_pmu cpu
 echo "=== pmus"
 ls /sys/bus/event_source/devices/ | tr '\n' ' '
 echo
@@ -113,6 +118,54 @@ events)
 			n=$((n + 1)) batch=
 		fi
 	done
+	;;
+energy)
+	# the free-running, energy and residency PMUs (issue 45): their sysfs
+	# trees, then each event of theirs counted system-wide over the
+	# spinning workload, alone and all together: the count's rate per
+	# second of its enabled time, to two significant digits (the
+	# workload's own length is each kernel's), its unit, the event
+	pmus="power msr cstate_core cstate_pkg cstate_module"
+	all=
+	for p in $pmus; do
+		dump_pmu "$p"
+	done
+	# perf stat -x, lines: the event, and whether it counted: only the
+	# counts of time, tsc and energy-ram (the emulation's 2 W), as a
+	# rate per second of the enabled time to one significant digit;
+	# the others depend on the workload's own timing, each kernel's
+	rate_filter() {
+		awk -F, '$4 > 0 && $1 ~ /^[0-9.]+$/ {
+				if ($3 ~ /^(msr\/tsc|power\/energy-ram)\/$/)
+					printf "%s %.1g %s/s\n", $3,
+					       $1 / ($4 / 1e9), $2
+				else
+					printf "%s %s\n", $3,
+					       ($1 > 0 ? "counts" : "zero")
+				next }
+			{ print }'
+	}
+	rates() {
+		perf stat -a -x, -e "$1" -- bash -c spin 2>&1 >/dev/null |
+			grep -v '^$' | head -40 | rate_filter
+	}
+	for p in $pmus; do
+		d=/sys/bus/event_source/devices/$p/events
+		[ -d "$d" ] || continue
+		for e in $(ls "$d" | grep -v '\.'); do
+			all=$all${all:+,}$p/$e/
+			echo "=== count $p/$e/"
+			rates "$p/$e/"
+		done
+	done
+	echo "=== count all"
+	[ -n "$all" ] && rates "$all"
+	# perf stat --smi-cost: msr/aperf/, msr/smi/ and cycles with
+	# freeze_on_smi set; its lines with every number as #
+	echo "=== smi-cost"
+	perf stat --smi-cost -a -- bash -c spin 2>&1 >/dev/null |
+		grep -v '^$' | grep -v 'seconds time elapsed' |
+		sed -E 's/[0-9][0-9,.]*/#/g' | head -10
 	;;
 esac
 echo "=== end $part"

@@ -591,11 +591,9 @@ static int bp_event_init(struct perf_event *bp)
 	}
 	/*
 	 * Its register was reserved above, so a breakpoint always goes on:
-	 * in groups it counts as a software event and may join a hardware
-	 * group, or take hardware members.
+	 * in groups it counts as a software event (pmu_try_init(), for
+	 * every PMU of the software context).
 	 */
-	if (!ret)
-		bp->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return ret;
 }
 

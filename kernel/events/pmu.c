@@ -16,6 +16,9 @@
  * hotplug callbacks (serialized by the hotplug lock) write it, event
  * creation reads it without a lock (an event placed on a CPU that went
  * offline meanwhile fails with -ENODEV, like any event of an offline CPU).
+ * An event asked for on an offline CPU of a package (or die) goes to the
+ * designated CPU of that package, as on stock; of a core or a cluster, it
+ * fails with -ENODEV.
  */
 #include <linux/cpumask.h>
 #include <linux/device.h>
@@ -59,14 +62,43 @@ static bool pmu_has_scope(struct pmu *pmu)
 	       pmu->scope < PERF_PMU_MAX_SCOPE;
 }
 
-/* The CPU designated for the group of @cpu in @scope, or nr_cpu_ids. */
+/*
+ * Does offline CPU @a belong to the group of @b in @scope?  Asked by the
+ * package and die ids, which an offline CPU keeps (its topology masks are
+ * cleared); for a core or a cluster, no: -ENODEV, as while no CPU of the
+ * group is online.
+ */
+static bool scope_same(unsigned int scope, int a, int b)
+{
+	if (scope == PERF_PMU_SCOPE_SYS_WIDE)
+		return true;
+	if (scope != PERF_PMU_SCOPE_PKG && scope != PERF_PMU_SCOPE_DIE)
+		return false;
+	if (topology_physical_package_id(a) != topology_physical_package_id(b))
+		return false;
+	return scope == PERF_PMU_SCOPE_PKG ||
+	       topology_die_id(a) == topology_die_id(b);
+}
+
+/*
+ * The CPU designated for the group of @cpu in @scope, or nr_cpu_ids: also
+ * for an offline @cpu of a package or die, whose events count on an online
+ * CPU of it.
+ */
 int perf_scope_cpu(unsigned int scope, int cpu)
 {
 	const struct cpumask *group = scope_group(scope, cpu);
+	int d;
 
 	if (!group)
 		return nr_cpu_ids;
-	return cpumask_any_and(group, &perf_scope_cpus[scope]);
+	if (cpu_online(cpu))
+		return cpumask_any_and(group, &perf_scope_cpus[scope]);
+	for_each_cpu(d, &perf_scope_cpus[scope]) {
+		if (scope_same(scope, cpu, d))
+			return d;
+	}
+	return nr_cpu_ids;
 }
 
 /* Hotplug, @cpu online: the first of its group in a scope is designated. */
@@ -458,6 +490,14 @@ static int pmu_try_init(struct pmu *pmu, struct perf_event *event)
 		ret = -EINVAL;
 		goto undo;
 	}
+	/*
+	 * An event of a software-context PMU (software, tracepoint, probe,
+	 * breakpoint and msr events) counts in groups as a software event:
+	 * it may join a hardware group, or lead one that a hardware event
+	 * then joins (the group moves to the hardware PMU).
+	 */
+	if (pmu->task_ctx_nr == perf_sw_context)
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	ret = pmu_scope_place(pmu, event);
 	if (ret)
 		goto undo;

@@ -387,7 +387,6 @@ static int sw_init(struct perf_event *event)
 
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
-	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	if (sw_is_clock(event)) {
 		sw_clock_init(event);
 	} else {

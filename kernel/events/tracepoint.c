@@ -229,10 +229,8 @@ static int tp_event_init(struct perf_event *event)
 	if (event->attr.type != PERF_TYPE_TRACEPOINT)
 		return -ENOENT;
 	ret = has_branch_stack(event) ? -EOPNOTSUPP : perf_trace_init(event);
-	if (!ret) {
+	if (!ret)
 		event->destroy = tp_destroy;
-		event->event_caps |= PERF_EV_CAP_SOFTWARE;
-	}
 	return ret;
 }
 
@@ -321,10 +319,8 @@ static int probe_event_check(struct perf_event *event, struct pmu *pmu,
 /* ... and what an event of theirs is once the probe is made (@ret 0) */
 static int probe_event_made(struct perf_event *event, int ret)
 {
-	if (!ret) {
+	if (!ret)
 		event->destroy = probe_destroy;
-		event->event_caps |= PERF_EV_CAP_SOFTWARE;
-	}
 	return ret;
 }
 

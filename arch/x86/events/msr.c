@@ -7,26 +7,111 @@
  * while its task runs.  No sampling and no exclusion (the counters tick
  * whatever the CPU runs), both -EINVAL.
  *
- * Built: the time stamp counter, event 0x00 "tsc", the one such counter
- * QEMU's TCG offers.  Not built: the other free-running counters of real
- * CPUs (APERF, MPERF and the vendor ones); their numbers are refused with
- * -EINVAL as are those of counters a CPU lacks.
+ * The counters, by attr.config (the numbers are the ABI's): 0 "tsc", the
+ * time stamp counter; 1 "aperf" and 2 "mperf", the actual and maximum
+ * performance clocks of CPUID.06H:ECX[0]; 3 "pperf", the productive
+ * cycles, and 4 "smi", the SMIs taken (MSR_SMI_COUNT, 32 bits), on the
+ * Intel models of their table; 5 "ptsc", AMD's
+ * performance time stamp counter; 6 "irperf", AMD's instructions retired
+ * counter.  Each one only where CPUID or the model table says the CPU
+ * has it and its MSR can be read; the others are -EINVAL.  Not built:
+ * 7 "cpu_thermal_margin", a reading rather than a counter (-EINVAL).
  *
- * Locking: none.  The core reads an event only on the CPU where it is
- * active, with IRQs off or from an IRQ that may nest in such a read:
- * hw.prev_count moves by cmpxchg, so each tick is added once.
+ * Counting: free_running.h, as for the C-state PMUs.  Locking: none
+ * (free_running.h); the table and msr_present are constant after init.
  */
 #include <linux/cpufeature.h>
 #include <linux/init.h>
 #include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
+#include <asm/cpu_device_id.h>
+#include <asm/intel-family.h>
 #include <asm/msr.h>
 
+#include "free_running.h"
+
+/* attr.config of each counter */
+enum msr_counter_id {
+	MSR_CTR_TSC,
+	MSR_CTR_APERF,
+	MSR_CTR_MPERF,
+	MSR_CTR_PPERF,
+	MSR_CTR_SMI,
+	MSR_CTR_PTSC,
+	MSR_CTR_IRPERF,
+	MSR_CTR_NR,
+};
+
 struct msr_counter {
-	const char *name;
+	u32 msr;			/* 0: the TSC, read by RDTSC */
+	u64 mask;			/* the counter's width */
 	bool (*present)(void);
-	u64 (*now)(void);
+};
+
+/*
+ * Intel models with MSR_SMI_COUNT, and (driver_data 1) those with MSR_PPERF
+ * too: stock's lists, read off its driver (make x86-model-tables).
+ */
+static const struct x86_cpu_id msr_smi_models[] = {
+	X86_MATCH_VFM(INTEL_NEHALEM,		NULL),
+	X86_MATCH_VFM(INTEL_NEHALEM_G,		NULL),
+	X86_MATCH_VFM(INTEL_NEHALEM_EP,		NULL),
+	X86_MATCH_VFM(INTEL_NEHALEM_EX,		NULL),
+	X86_MATCH_VFM(INTEL_WESTMERE,		NULL),
+	X86_MATCH_VFM(INTEL_WESTMERE_EP,	NULL),
+	X86_MATCH_VFM(INTEL_WESTMERE_EX,	NULL),
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE,	NULL),
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE_X,	NULL),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE,		NULL),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE_X,	NULL),
+	X86_MATCH_VFM(INTEL_HASWELL,		NULL),
+	X86_MATCH_VFM(INTEL_HASWELL_L,		NULL),
+	X86_MATCH_VFM(INTEL_HASWELL_G,		NULL),
+	X86_MATCH_VFM(INTEL_HASWELL_X,		NULL),
+	X86_MATCH_VFM(INTEL_BROADWELL,		NULL),
+	X86_MATCH_VFM(INTEL_BROADWELL_G,	NULL),
+	X86_MATCH_VFM(INTEL_BROADWELL_D,	NULL),
+	X86_MATCH_VFM(INTEL_BROADWELL_X,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_SILVERMONT,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_SILVERMONT_D,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_AIRMONT,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_AIRMONT_NP,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_GOLDMONT,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_GOLDMONT_D,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_GOLDMONT_PLUS,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_TREMONT_D,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_TREMONT,	NULL),
+	X86_MATCH_VFM(INTEL_ATOM_TREMONT_L,	NULL),
+	X86_MATCH_VFM(INTEL_XEON_PHI_KNL,	NULL),
+	X86_MATCH_VFM(INTEL_XEON_PHI_KNM,	NULL),
+	X86_MATCH_VFM(INTEL_SAPPHIRERAPIDS_X,	NULL),
+	X86_MATCH_VFM(INTEL_EMERALDRAPIDS_X,	NULL),
+	X86_MATCH_VFM(INTEL_GRANITERAPIDS_D,	NULL),
+	X86_MATCH_VFM(INTEL_GRANITERAPIDS_X,	NULL),
+	X86_MATCH_VFM(INTEL_SKYLAKE_L,		(void *)1),
+	X86_MATCH_VFM(INTEL_SKYLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_SKYLAKE_X,		(void *)1),
+	X86_MATCH_VFM(INTEL_KABYLAKE_L,		(void *)1),
+	X86_MATCH_VFM(INTEL_KABYLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_COMETLAKE_L,	(void *)1),
+	X86_MATCH_VFM(INTEL_COMETLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_ICELAKE_L,		(void *)1),
+	X86_MATCH_VFM(INTEL_ICELAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_ICELAKE_D,		(void *)1),
+	X86_MATCH_VFM(INTEL_ICELAKE_X,		(void *)1),
+	X86_MATCH_VFM(INTEL_TIGERLAKE_L,	(void *)1),
+	X86_MATCH_VFM(INTEL_TIGERLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_ROCKETLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_ALDERLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_ALDERLAKE_L,	(void *)1),
+	X86_MATCH_VFM(INTEL_ATOM_GRACEMONT,	(void *)1),
+	X86_MATCH_VFM(INTEL_RAPTORLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_RAPTORLAKE_P,	(void *)1),
+	X86_MATCH_VFM(INTEL_RAPTORLAKE_S,	(void *)1),
+	X86_MATCH_VFM(INTEL_METEORLAKE,		(void *)1),
+	X86_MATCH_VFM(INTEL_METEORLAKE_L,	(void *)1),
+	{}
 };
 
 static bool tsc_present(void)
@@ -34,83 +119,72 @@ static bool tsc_present(void)
 	return boot_cpu_has(X86_FEATURE_TSC);
 }
 
-static u64 tsc_now(void)
+static bool aperfmperf_present(void)
 {
-	return rdtsc_ordered();
+	return boot_cpu_has(X86_FEATURE_APERFMPERF);
+}
+
+static bool smi_present(void)
+{
+	return x86_match_cpu(msr_smi_models);
+}
+
+static bool pperf_present(void)
+{
+	const struct x86_cpu_id *id = x86_match_cpu(msr_smi_models);
+
+	return id && id->driver_data;
+}
+
+static bool ptsc_present(void)
+{
+	return boot_cpu_has(X86_FEATURE_PTSC);
+}
+
+static bool irperf_present(void)
+{
+	return boot_cpu_has(X86_FEATURE_IRPERF);
 }
 
 /* indexed by attr.config */
-static const struct msr_counter msr_counters[] = {
-	[0] = { .name = "tsc", .present = tsc_present, .now = tsc_now },
+static const struct msr_counter msr_counters[MSR_CTR_NR] = {
+	[MSR_CTR_TSC]		= { 0, U64_MAX, tsc_present },
+	[MSR_CTR_APERF]	= { MSR_IA32_APERF, U64_MAX, aperfmperf_present },
+	[MSR_CTR_MPERF]	= { MSR_IA32_MPERF, U64_MAX, aperfmperf_present },
+	[MSR_CTR_PPERF]	= { MSR_PPERF, U64_MAX, pperf_present },
+	[MSR_CTR_SMI]		= { MSR_SMI_COUNT, U32_MAX, smi_present },
+	[MSR_CTR_PTSC]		= { MSR_F15H_PTSC, U64_MAX, ptsc_present },
+	[MSR_CTR_IRPERF]	= { MSR_F17H_IRPERF, U64_MAX, irperf_present },
 };
+
+/* which counters this machine has: found once, at init */
+static unsigned long msr_present;
 
 static const struct msr_counter *msr_counter_of(u64 config)
 {
-	if (config >= ARRAY_SIZE(msr_counters))
+	if (config >= MSR_CTR_NR)
 		return NULL;
-	/* a user's config, then an indirect call through the entry */
-	config = array_index_nospec(config, ARRAY_SIZE(msr_counters));
-	if (!msr_counters[config].now || !msr_counters[config].present())
+	/* a user's config: the table and the bitmap indexed by it */
+	config = array_index_nospec(config, MSR_CTR_NR);
+	if (!(msr_present & BIT(config)))
 		return NULL;
 	return &msr_counters[config];
 }
 
-/* Fold what the counter moved since the last look into the count. */
-static void msr_update(struct perf_event *event)
-{
-	const struct msr_counter *c = &msr_counters[event->hw.config];
-	u64 prev, now;
-
-	do {
-		prev = local64_read(&event->hw.prev_count);
-		now = c->now();
-	} while (local64_cmpxchg(&event->hw.prev_count, prev, now) != prev);
-	local64_add(now - prev, &event->count);
-}
-
-static void msr_start(struct perf_event *event, int flags)
-{
-	local64_set(&event->hw.prev_count,
-		    msr_counters[event->hw.config].now());
-	event->hw.state = 0;
-}
-
-static void msr_stop(struct perf_event *event, int flags)
-{
-	if (event->hw.state & PERF_HES_STOPPED)
-		return;
-	msr_update(event);
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-}
-
-static int msr_add(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		msr_start(event, flags);
-	return 0;
-}
-
-static void msr_del(struct perf_event *event, int flags)
-{
-	msr_stop(event, PERF_EF_UPDATE);
-}
-
-static void msr_read(struct perf_event *event)
-{
-	if (!(event->hw.state & PERF_HES_STOPPED))
-		msr_update(event);
-}
-
 static int msr_event_init(struct perf_event *event)
 {
+	const struct msr_counter *c;
+
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
 	if (is_sampling_event(event) || event_has_any_exclude_flag(event))
 		return -EINVAL;
-	if (!msr_counter_of(event->attr.config))
+	c = msr_counter_of(event->attr.config);
+	if (!c)
 		return -EINVAL;
 	event->hw.config = event->attr.config;
+	event->hw.event_base = c->msr;
+	event->hw.config_base = c->mask;
 	event->hw.idx = -1;
 	return 0;
 }
@@ -126,10 +200,22 @@ static ssize_t msr_event_show(struct device *dev,
 	return sysfs_emit(page, "event=0x%02llx\n", ev->id);
 }
 
-PMU_EVENT_ATTR(tsc, msr_tsc_attr, 0, msr_event_show);
+PMU_EVENT_ATTR(tsc, msr_tsc_attr, MSR_CTR_TSC, msr_event_show);
+PMU_EVENT_ATTR(aperf, msr_aperf_attr, MSR_CTR_APERF, msr_event_show);
+PMU_EVENT_ATTR(mperf, msr_mperf_attr, MSR_CTR_MPERF, msr_event_show);
+PMU_EVENT_ATTR(pperf, msr_pperf_attr, MSR_CTR_PPERF, msr_event_show);
+PMU_EVENT_ATTR(smi, msr_smi_attr, MSR_CTR_SMI, msr_event_show);
+PMU_EVENT_ATTR(ptsc, msr_ptsc_attr, MSR_CTR_PTSC, msr_event_show);
+PMU_EVENT_ATTR(irperf, msr_irperf_attr, MSR_CTR_IRPERF, msr_event_show);
 
 static struct attribute *msr_event_attrs[] = {
 	&msr_tsc_attr.attr.attr,
+	&msr_aperf_attr.attr.attr,
+	&msr_mperf_attr.attr.attr,
+	&msr_pperf_attr.attr.attr,
+	&msr_smi_attr.attr.attr,
+	&msr_ptsc_attr.attr.attr,
+	&msr_irperf_attr.attr.attr,
 	NULL,
 };
 
@@ -171,20 +257,26 @@ static struct pmu msr_pmu = {
 	.attr_groups	= msr_attr_groups,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT | PERF_PMU_CAP_NO_EXCLUDE,
 	.event_init	= msr_event_init,
-	.add		= msr_add,
-	.del		= msr_del,
-	.start		= msr_start,
-	.stop		= msr_stop,
-	.read		= msr_read,
+	.add		= free_running_add,
+	.del		= free_running_del,
+	.start		= free_running_start,
+	.stop		= free_running_stop,
+	.read		= free_running_read,
 };
 
 static int __init msr_pmu_init(void)
 {
-	u64 config;
+	unsigned int i;
+	u64 v;
 
-	for (config = 0; config < ARRAY_SIZE(msr_counters); config++)
-		if (msr_counter_of(config))
-			return perf_pmu_register(&msr_pmu, "msr", -1);
-	return 0;
+	for (i = 0; i < MSR_CTR_NR; i++) {
+		const struct msr_counter *c = &msr_counters[i];
+
+		if (c->present() && (!c->msr || !rdmsrl_safe(c->msr, &v)))
+			msr_present |= BIT(i);
+	}
+	if (!msr_present)
+		return 0;
+	return perf_pmu_register(&msr_pmu, "msr", -1);
 }
 device_initcall(msr_pmu_init);

@@ -225,8 +225,9 @@ static void migrate_group_test(struct kunit *test)
 
 /*
  * CPU hotplug: a CPU that goes offline is no longer designated; events
- * asked for its group fail with -ENODEV while no CPU of it is online; it
- * is designated again when it is back, if its group has none.
+ * asked for its core fail with -ENODEV while no CPU of it is online, those
+ * for its package go to the package's designated CPU; it is designated
+ * again when it is back, if its group has none.
  */
 static void scope_hotplug_test(struct kunit *test)
 {
@@ -249,6 +250,10 @@ static void scope_hotplug_test(struct kunit *test)
 			nr_cpu_ids);
 	KUNIT_EXPECT_NE(test, perf_scope_cpu(PERF_PMU_SCOPE_SYS_WIDE, 0),
 			cpu);
+	if (topology_physical_package_id(cpu) ==
+	    topology_physical_package_id(0))
+		KUNIT_EXPECT_EQ(test, perf_scope_cpu(PERF_PMU_SCOPE_PKG, cpu),
+				perf_scope_cpu(PERF_PMU_SCOPE_PKG, 0));
 	scope_pmu.scope = PERF_PMU_SCOPE_CORE;
 	event = cpu_event(&scope_pmu, cpu);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(event), -ENODEV);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The x86 "msr" PMU: free-running model-specific registers read as
- * counting events.  Under QEMU's TCG only the time stamp counter is there
- * (events/tsc).  Counting per task and per CPU, in groups, and the
- * refusals: sampling, any exclusion, events the CPU lacks.
+ * counting events.  Under QEMU's TCG the time stamp counter is there
+ * (events/tsc), and on the workbench's emulated models APERF, MPERF,
+ * PPERF, SMI_COUNT and AMD's IRPERF as the model has them.  Counting per
+ * task and per CPU, in groups, and the refusals: sampling, any exclusion,
+ * events the CPU lacks.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -24,26 +26,6 @@ static int msr_type(void)
 	if (read_int_file(MSR_DIR "/type", &type))
 		return -1;
 	return type;
-}
-
-static void msr_attr(struct perf_event_attr *attr, int type, __u64 config)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = config;
-	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			    PERF_FORMAT_TOTAL_TIME_RUNNING;
-}
-
-static int open_errno(struct perf_event_attr *attr, pid_t pid, int cpu)
-{
-	int fd = sys_perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
 }
 
 FIXTURE(msr) {
@@ -78,7 +60,7 @@ TEST_F(msr, tsc_counts_per_task)
 	uint64_t v[3], w[3];
 	int fd;
 
-	msr_attr(&attr, self->type, 0);
+	pmu_counting_attr(&attr, self->type, 0);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
 	burn(20);
@@ -122,7 +104,7 @@ TEST_F(msr, tsc_stops_while_task_sleeps)
 	struct perf_event_attr attr;
 	int fd;
 
-	msr_attr(&attr, self->type, 0);
+	pmu_counting_attr(&attr, self->type, 0);
 	t = thread_cpu_ns();
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);
@@ -150,7 +132,7 @@ TEST_F(msr, tsc_per_cpu)
 	uint64_t v[3];
 	int fd;
 
-	msr_attr(&attr, self->type, 0);
+	pmu_counting_attr(&attr, self->type, 0);
 	fd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
 	usleep(20000);
@@ -180,7 +162,7 @@ TEST_F(msr, refusals)
 		attr = msr_refused[i];
 		attr.size = sizeof(attr);
 		attr.type = self->type;
-		EXPECT_EQ(open_errno(&attr, 0, -1), EINVAL)
+		EXPECT_EQ(open_event_errno(&attr, 0, -1), EINVAL)
 			TH_LOG("case %zu", i);
 	}
 }
@@ -212,12 +194,49 @@ TEST_F(msr, only_present_events)
 				present = 1;
 		}
 		closedir(d);
-		msr_attr(&attr, self->type, config);
-		EXPECT_EQ(open_errno(&attr, 0, -1), present ? 0 : EINVAL)
+		pmu_counting_attr(&attr, self->type, config);
+		EXPECT_EQ(open_event_errno(&attr, 0, -1), present ? 0 : EINVAL)
 			TH_LOG("config %d", config);
 		nr += present;
 	}
 	EXPECT_GE(nr, 1);
+}
+
+/*
+ * Each event the CPU has counts a busy task, but smi: the SMIs taken,
+ * none here (it opens and reads).
+ */
+TEST_F(msr, present_events_count)
+{
+	struct perf_event_attr attr;
+	char path[320], buf[64];
+	struct dirent *e;
+	DIR *d = opendir(MSR_DIR "/events");
+
+	ASSERT_NE(d, NULL);
+	while ((e = readdir(d))) {
+		uint64_t v[3];
+		unsigned int ev;
+		int fd, n;
+
+		if (e->d_name[0] == '.' || strchr(e->d_name, '.'))
+			continue;
+		snprintf(path, sizeof(path), MSR_DIR "/events/%s", e->d_name);
+		ASSERT_EQ(read_first_line(path, buf, sizeof(buf)), 0);
+		n = sscanf(buf, "event=%x", &ev);
+		ASSERT_EQ(n, 1) TH_LOG("%s: %s", e->d_name, buf);
+		pmu_counting_attr(&attr, self->type, ev);
+		fd = sys_perf_event_open(&attr, 0, -1, -1,
+					 PERF_FLAG_FD_CLOEXEC);
+		ASSERT_GE(fd, 0) TH_LOG("%s: %s", e->d_name, strerror(errno));
+		burn(20);
+		ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+		if (strcmp(e->d_name, "smi"))
+			EXPECT_GT(v[0], 0) TH_LOG("%s", e->d_name);
+		EXPECT_EQ(v[1], v[2]);
+		close(fd);
+	}
+	closedir(d);
 }
 
 TEST_F(msr, in_groups)
@@ -229,7 +248,7 @@ TEST_F(msr, in_groups)
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	leader = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(leader, 0);
-	msr_attr(&attr, self->type, 0);
+	pmu_counting_attr(&attr, self->type, 0);
 	member = sys_perf_event_open(&attr, 0, -1, leader,
 				     PERF_FLAG_FD_CLOEXEC);
 	EXPECT_GE(member, 0) TH_LOG("open: %s", strerror(errno));
@@ -238,7 +257,7 @@ TEST_F(msr, in_groups)
 	close(leader);
 
 	/* leading software events */
-	msr_attr(&attr, self->type, 0);
+	pmu_counting_attr(&attr, self->type, 0);
 	leader = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(leader, 0);
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
@@ -247,6 +266,35 @@ TEST_F(msr, in_groups)
 	EXPECT_GE(member, 0);
 	if (member >= 0)
 		close(member);
+	close(leader);
+}
+
+/*
+ * An msr event counts in groups as a software event: a hardware event may
+ * join the group it leads (which moves to the hardware PMU), as perf stat
+ * --smi-cost's {msr/aperf/,msr/smi/,cycles} does.
+ */
+TEST_F(msr, leads_a_hardware_member)
+{
+	struct perf_event_attr attr, cycles;
+	uint64_t v[3];
+	int leader, member;
+
+	pmu_counting_attr(&cycles, PERF_TYPE_HARDWARE,
+			  PERF_COUNT_HW_CPU_CYCLES);
+	cycles.exclude_kernel = 1;
+	if (open_event_errno(&cycles, 0, -1))
+		SKIP(return, "no cycles event (%s)", strerror(errno));
+	pmu_counting_attr(&attr, self->type, 0);
+	leader = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(leader, 0);
+	member = sys_perf_event_open(&cycles, 0, -1, leader,
+				     PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(member, 0) TH_LOG("open: %s", strerror(errno));
+	burn(20);
+	ASSERT_EQ(read(member, v, sizeof(v)), sizeof(v));
+	EXPECT_GT(v[0], 0);
+	close(member);
 	close(leader);
 }
 

@@ -126,6 +126,30 @@ static inline void sw_attr(struct perf_event_attr *attr, __u64 config)
 	attr->exclude_hv = 1;
 }
 
+/* A counting event of PMU @type that reads its enabled and running times. */
+static inline void pmu_counting_attr(struct perf_event_attr *attr, int type,
+				     __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+}
+
+/* 0 if @attr opens on @pid/@cpu (closed again), else the errno. */
+static inline int open_event_errno(struct perf_event_attr *attr, pid_t pid,
+				   int cpu)
+{
+	int fd = sys_perf_event_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 /* Open @config on @pid/@cpu; returns the fd or -errno. */
 static inline int open_sw(__u64 config, pid_t pid, int cpu, int disabled)
 {
