@@ -156,16 +156,19 @@ def cut_kbuild(path, text, present):
 
 def cut_kconfig(path, text, present):
     d = os.path.dirname(path)
-    used = set()
+    # a symbol that gates Makefile lines goes with the last of them
+    used, gated = set(), set()
     for f in present:
         if f.startswith(d + '/') and os.path.basename(f) == 'Makefile':
             used |= set(re.findall(r'CONFIG_(\w+)',
                                    cut_kbuild(f, present[f], present)))
+            gated |= set(re.findall(r'CONFIG_(\w+)', present[f]))
     out, drop = [], False
     for line in text.split('\n'):
         m = re.match(r'(menu)?config (\w+)', line)
         if m or re.match(r'(endmenu|menu|source|if|endif|comment)\b', line):
-            drop = bool(m) and m.group(2).endswith('KUNIT_TEST') and \
+            drop = bool(m) and (m.group(2).endswith('KUNIT_TEST') or
+                                m.group(2) in gated) and \
                 m.group(2) not in used
         if not drop:
             out.append(line)

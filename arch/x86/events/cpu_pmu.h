@@ -65,10 +65,10 @@
  * ``arch.c``
  *   what a sample needs of x86: IP and mode, callchains, the user page's
  *   time fields
- * ``msr.c``, ``rapl.c``, ``cstate.c``, ``free_running.h``
+ * ``msr.c``, ``rapl.c``, ``intel_cstate.c``, ``free_running.h``
  *   the msr PMU (tsc, aperf, mperf, pperf, smi, ptsc, irperf), the power
  *   PMU (RAPL energy, package scope, module rapl), the C-state residency
- *   PMUs (module intel-cstate), and the callbacks of free-running
+ *   PMUs (module intel_cstate), and the callbacks of free-running
  *   counters that msr and cstate share
  * ``intel_ds.c``, ``intel_pt.c``, ``perf_event.h``
  *   what other x86 code asks of features not built (the DS area, PT
