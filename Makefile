@@ -38,7 +38,7 @@ unexport ARCH
 all: help
 
 help:
-	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
