@@ -3737,6 +3737,18 @@ static void observe_x86_pmu(void)
  * opens and counts, and what an offline CPU gets.  Counts as "grows" or
  * not (the values are the emulation's and the run's).
  */
+/* open @member on @cpu in a group that @leader leads: its errno */
+static void scope_group(const char *key, struct perf_event_attr *leader,
+			struct perf_event_attr *member, int cpu)
+{
+	int lead = sys_open(leader, -1, cpu, -1, 0);
+
+	if (lead < 0)
+		return;
+	try_open(key, member, -1, cpu, lead, 0);
+	close(lead);
+}
+
 static void scope_pmu(const char *pmu, uint64_t config)
 {
 	static const uint64_t configs[] = {
@@ -3747,8 +3759,8 @@ static void scope_pmu(const char *pmu, uint64_t config)
 		"exclude_idle", "exclude_host", "exclude_guest",
 	};
 	static const int excl_bit[] = { 4, 5, 6, 7, 19, 20 };
-	struct perf_event_attr a;
-	int type = pmu_type(pmu), fd, lead;
+	struct perf_event_attr a, mine, other;
+	int type = pmu_type(pmu), fd;
 	char key[128];
 	unsigned int i;
 
@@ -3798,42 +3810,21 @@ static void scope_pmu(const char *pmu, uint64_t config)
 	a.config1 = 1;
 	try_open(SCOPE_KEY("config1"), &a, -1, 0, -1, 0);
 	a.config1 = 0;
-	/* in a group of a software leader, and leading one */
-	sw(&a, PERF_COUNT_SW_CPU_CLOCK);
-	lead = sys_open(&a, -1, 0, -1, 0);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = type;
-	a.config = config;
-	if (lead >= 0) {
-		try_open(SCOPE_KEY("member_of_sw"), &a, -1, 0, lead, 0);
-		close(lead);
-	}
-	lead = sys_open(&a, -1, 1, -1, 0);
-	if (lead >= 0) {
-		sw(&a, PERF_COUNT_SW_CPU_CLOCK);
-		try_open(SCOPE_KEY("sw_member_cpu1"), &a, -1, 1, lead, 0);
-		close(lead);
-	}
-	/* with a hardware event (perf stat --smi-cost's group), both ways */
-	hw_attr(&a);
-	a.exclude_kernel = a.exclude_hv = 0;
-	lead = sys_open(&a, -1, 0, -1, 0);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = type;
-	a.config = config;
-	if (lead >= 0) {
-		try_open(SCOPE_KEY("member_of_hw"), &a, -1, 0, lead, 0);
-		close(lead);
-	}
-	lead = sys_open(&a, -1, 0, -1, 0);
-	if (lead >= 0) {
-		hw_attr(&a);
-		a.exclude_kernel = a.exclude_hv = 0;
-		try_open(SCOPE_KEY("hw_member"), &a, -1, 0, lead, 0);
-		close(lead);
-	}
+	/*
+	 * in groups with a software event and a hardware one (perf stat
+	 * --smi-cost's group), each way round
+	 */
+	memset(&mine, 0, sizeof(mine));
+	mine.size = sizeof(mine);
+	mine.type = type;
+	mine.config = config;
+	sw(&other, PERF_COUNT_SW_CPU_CLOCK);
+	scope_group(SCOPE_KEY("member_of_sw"), &other, &mine, 0);
+	scope_group(SCOPE_KEY("sw_member_cpu1"), &mine, &other, 1);
+	hw_attr(&other);
+	other.exclude_kernel = other.exclude_hv = 0;
+	scope_group(SCOPE_KEY("member_of_hw"), &other, &mine, 0);
+	scope_group(SCOPE_KEY("hw_member"), &mine, &other, 0);
 	/* a CPU event counts across a busy stretch */
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);

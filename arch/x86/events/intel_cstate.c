@@ -270,8 +270,8 @@ static int cstate_event_init(struct perf_event *event)
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
-	if (event->cpu < 0 || is_sampling_event(event) ||
-	    event_has_any_exclude_flag(event))
+	/* exclude bits: the core refuses them (PERF_PMU_CAP_NO_EXCLUDE) */
+	if (event->cpu < 0 || is_sampling_event(event))
 		return -EINVAL;
 	if (config >= cp->nr_counters)
 		return -EINVAL;
