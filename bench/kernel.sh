@@ -14,7 +14,11 @@ out=$BUILD/$kernel-$arch
 frags="$TOP/bench/configs/common.config $TOP/bench/configs/$arch.config"
 [ "$debug" = 1 ] && frags="$frags $TOP/bench/configs/debug.config"
 # shellcheck disable=SC2086
-sum=$(cat $frags | sha1sum | cut -d' ' -f1)
+# The sum covers the tree's Kconfig files too: a symbol the series adds
+# or changes gets the value a fresh configuration gives it (as on CI),
+# not the default syncconfig picks for it in an old .config.
+sum=$( (cat $frags; find "$src" -name 'Kconfig*' -not -path '*/.git/*' |
+	LC_ALL=C sort | xargs cat) | sha1sum | cut -d' ' -f1)
 # LOCALVERSION= keeps uname -r the same as stock's (no "+" for the git
 # series tree); the make variables of our caller must not leak into kbuild:
 # nor those of its command line (make check DEBUG=1), which make exports,
