@@ -26,6 +26,9 @@
 # (make storm on arm64: a long storm in less host time); ICOUNT=0 takes the
 # arm64 guest off icount: multi-threaded TCG in real time, where PMUv3
 # counts cycles but not instructions (make storm STORM_ICOUNT=0).
+# SMP="4,sockets=2,cores=2" gives the guest that -smp topology instead of
+# two CPUs (a second package with two CPUs: a package-scoped PMU's
+# designated CPU can go offline and hand its events over).
 # MEM=3G gives the guest more memory than the 1 GiB of the others (the
 # attacker's fork of a quarter million events needs some 2 GiB).
 . "$(dirname "$0")/lib.sh"
@@ -45,7 +48,7 @@ if [ "${PERF_ROOT:-0}" = 1 ]; then
 	cat "$initrd" "$("$TOP/bench/perf-root.sh" "$arch" | tail -n 1)" > "$combined"
 	initrd=$combined
 fi
-common=(-m "${MEM:-1G}" -smp 2 -nographic -no-reboot -seed 1 -rtc clock=vm
+common=(-m "${MEM:-1G}" -smp "${SMP:-2}" -nographic -no-reboot -seed 1 -rtc clock=vm
 	-kernel "$image" -initrd "$initrd")
 case $arch in
 x86_64)

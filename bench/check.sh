@@ -19,6 +19,7 @@ LOCKDOWN_TESTS="security paranoid attacker attacker32"
 # second for 1000 on stock and series alike, and its other checks need no
 # PMU)
 AMD_TESTS="perf_pmu attacker attacker32 upstream-remove_on_exec nmi_watchdog msr_pmu power_pmu"
+SMP_TESTS="cpu_hotplug power_pmu msr_pmu"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest
@@ -98,6 +99,12 @@ for arch in $archs; do
 		# count exactly
 		boot 3 "$kernel-$arch-amd" "${logfile%.log}-amd.log" X86_PMU=amd ICOUNT=1 \
 			TESTS="$(echo $AMD_TESTS | tr ' ' ,)"
+		# two packages of two CPUs: the power PMU's designated CPU of
+		# the second goes offline and hands its events over
+		# (cpu_hotplug), the package-scope checks with two packages
+		boot 1 "$kernel-$arch-smp" "${logfile%.log}-smp.log" X86_PMU=amd \
+			ICOUNT=1 SMP=4,sockets=2,cores=2 \
+			TESTS="$(echo $SMP_TESTS | tr ' ' ,)"
 		continue
 	fi
 	boot 22 "$kernel-$arch" "$logfile" $main_mem

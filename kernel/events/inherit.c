@@ -95,19 +95,15 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	int ret;
 
 	/*
-	 * A member's PMU validates the group in its event_init by walking
-	 * the leader's siblings, which the release of any member's parent
-	 * may unlink at any moment ctx->mutex is not held; the member then
-	 * joins under the same hold.
+	 * A member's PMU validates the group by walking the leader's
+	 * siblings, which the release of any member's parent may unlink: its
+	 * event_init runs under ctx->mutex (pmu_event_init()), the rest of
+	 * the allocation, which may take cpu_hotplug_lock, outside it.  The
+	 * member then joins under ctx->mutex while the leader is there.
 	 */
-	if (leader)
-		mutex_lock(&ctx->mutex);
 	event = perf_event_alloc_child(parent, child, leader);
-	if (IS_ERR(event)) {
-		if (leader)
-			mutex_unlock(&ctx->mutex);
+	if (IS_ERR(event))
 		return event;
-	}
 	perf_addr_filters_inherit(event, copied);
 	/*
 	 * The clone is on or off as the event it copies is now, whatever
@@ -122,6 +118,8 @@ static struct perf_event *inherit_one(struct perf_event *parent,
 	if (!leader)
 		event->group_generation = generation;
 	refcount_inc(&ctx->refcount);
+	if (leader)
+		mutex_lock(&ctx->mutex);
 	ret = perf_event_attach(event, ctx);
 	if (ret) {
 		if (leader)

@@ -19,11 +19,13 @@
  *   cpu_hotplug_lock            held for writing by the hotplug callbacks
  *                               that move scoped PMUs' events
  *                               (perf_pmu_migrate_context() takes the CPU
- *                               contexts' mutexes under it).  A member's
- *                               event_init still runs under the leader's
- *                               ctx->mutex and may take it: harmless while
- *                               no PMU has a scope, to be undone with the
- *                               first (security.rst)
+ *                               contexts' mutexes under it).  Nothing
+ *                               that may take it (static keys, probe and
+ *                               tracepoint registration, a PMU's destroy)
+ *                               runs under a ctx->mutex: a member's
+ *                               event_init holds its leader's only for
+ *                               PMUs outside the software context
+ *                               (pmu_event_init())
  *   task->signal->exec_update_lock (read)  held by perf_event_open() from
  *                               the ptrace check to the install; fs/exec.c
  *                               takes it for writing around

@@ -5,7 +5,10 @@
  * nesting, and the event_source bus in sysfs.
  *
  * Locking: pmus_lock (mutex) guards the list and the idr; lookups at event
- * creation walk the list under SRCU so that event_init may sleep.
+ * creation walk the list under SRCU so that event_init may sleep.  A group
+ * member's event_init runs under its leader's ctx->mutex, except for
+ * software-context PMUs (pmu_event_init()); cpu_hotplug_lock nests outside
+ * every ctx->mutex.
  *
  * PMU scopes: a PMU with a scope (pmu->scope, PERF_PMU_SCOPE_*) has
  * counters that all the CPUs of a core, die, cluster, package or of the
@@ -137,6 +140,12 @@ void perf_pmu_scope_offline(unsigned int cpu)
 	struct pmu *pmu;
 	int heir, idx;
 
+	/*
+	 * Moving events takes the contexts' mutexes inside the CPU hotplug
+	 * lock: lockdep learns that order at every CPU offline, not only on
+	 * the rare one that moves events.
+	 */
+	might_lock(&per_cpu_ptr(&perf_cpu_ctx, cpu)->ctx.mutex);
 	for (scope = PERF_PMU_SCOPE_NONE + 1; scope < PERF_PMU_MAX_SCOPE;
 	     scope++) {
 		if (!cpumask_test_and_clear_cpu(cpu, &perf_scope_cpus[scope]))
@@ -472,6 +481,29 @@ void perf_pmu_put(struct pmu *pmu)
 	module_put(pmu->module);
 }
 
+/*
+ * A group member's PMU validates the group in event_init by walking the
+ * leader's siblings, which for_each_sibling_event() asserts is done under
+ * the leader's ctx->mutex: held around event_init, and only there, for
+ * every PMU but those of the software context.  These walk no group, and
+ * their event_init takes cpu_hotplug_lock (static keys, probe and
+ * tracepoint registration), which nests outside every ctx->mutex: the
+ * scoped PMUs' events move at CPU hotplug under it (perf_pmu_scope_offline()).
+ */
+static int pmu_event_init(struct pmu *pmu, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event_context *ctx;
+	int ret;
+
+	if (leader == event || pmu->task_ctx_nr == perf_sw_context)
+		return pmu->event_init(event);
+	ctx = perf_event_ctx_lock(leader);
+	ret = pmu->event_init(event);
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
 static int pmu_try_init(struct pmu *pmu, struct perf_event *event)
 {
 	int ret;
@@ -479,7 +511,7 @@ static int pmu_try_init(struct pmu *pmu, struct perf_event *event)
 	if (!try_module_get(pmu->module))
 		return -ENODEV;
 	event->pmu = pmu;
-	ret = pmu->event_init(event);
+	ret = pmu_event_init(pmu, event);
 	if (ret) {
 		event->pmu = NULL;
 		module_put(pmu->module);

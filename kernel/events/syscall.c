@@ -5,11 +5,13 @@
  * context -> install -> fd_install), the event file operations and ioctls,
  * and the perf sysctls.
  *
- * Locking: the open path holds the leader's ctx->mutex around a group
- * member's allocation (its PMU's event_init may walk the group), then the
- * target task's exec_update_lock (read) from the ptrace check to the
- * install, ctx->mutex nested inside it to install, and, after dropping
- * both, current->perf_event_mutex to list the event on its owner.
+ * Locking: the open path holds the target task's exec_update_lock (read)
+ * from the ptrace check to the install, ctx->mutex nested inside it to
+ * install, and, after dropping both, current->perf_event_mutex to list
+ * the event on its owner.  A group member's allocation holds the leader's
+ * ctx->mutex only around its PMU's event_init (pmu_event_init()): nothing
+ * else of the allocation may run under a ctx->mutex, since it may take
+ * cpu_hotplug_lock, which nests outside it.
  */
 #include <kunit/visibility.h>
 #include <linux/anon_inodes.h>
@@ -575,26 +577,6 @@ struct perf_open {
 	struct rw_semaphore *exec_lock;	/* held from check to install */
 };
 
-/*
- * Allocate the event.  A group member's PMU event_init runs with the
- * leader's ctx->mutex held, so that the group it validates (the leader's
- * sibling list) cannot change under it, and drivers may assert the lock.
- */
-static struct perf_event *open_alloc(struct perf_open *o)
-{
-	struct perf_event_context *ctx;
-	struct perf_event *event;
-
-	if (!o->leader)
-		return perf_event_alloc(&o->attr, o->cpu, o->task, NULL, NULL,
-					NULL);
-	ctx = perf_event_ctx_lock(o->leader);
-	event = perf_event_alloc(&o->attr, o->cpu, o->task, o->leader, NULL,
-				 NULL);
-	mutex_unlock(&ctx->mutex);
-	return event;
-}
-
 /* Everything of the open before the event is visible to anyone. */
 static int open_event(struct perf_open *o)
 {
@@ -614,7 +596,8 @@ static int open_event(struct perf_open *o)
 	 */
 	if (o->leader && o->attr.inherit != o->leader->attr.inherit)
 		return -EINVAL;
-	o->event = open_alloc(o);
+	o->event = perf_event_alloc(&o->attr, o->cpu, o->task, o->leader, NULL,
+				    NULL);
 	if (IS_ERR(o->event)) {
 		ret = PTR_ERR(o->event);
 		o->event = NULL;
