@@ -105,6 +105,12 @@ for arch in $archs; do
 		boot 1 "$kernel-$arch-smp" "${logfile%.log}-smp.log" X86_PMU=amd \
 			ICOUNT=1 SMP=4,sockets=2,cores=2 \
 			TESTS="$(echo $SMP_TESTS | tr ' ' ,)"
+		# AMD family 15h, two threads a compute unit: its accumulated
+		# power PMU ("power", power-pkg) and hotplug there
+		boot 1 "$kernel-$arch-f15h" "${logfile%.log}-f15h.log" X86_PMU=amd \
+			ICOUNT=1 SMP=4,sockets=1,cores=2,threads=2 \
+			X86_CPU_EXTRA=,family=0x15,model=0x30 \
+			TESTS="$(echo $SMP_TESTS | tr ' ' ,)"
 		continue
 	fi
 	boot 22 "$kernel-$arch" "$logfile" $main_mem

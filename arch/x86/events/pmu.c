@@ -447,6 +447,8 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 		kind = "generic architected perfmon, Intel";
 	else if (desc->family >= 0x17)
 		kind = "Fam17h+ core perfctr, AMD";
+	else if (desc->core_ext && desc->family == 0x15)
+		kind = "Fam15h core perfctr, AMD";
 	else
 		kind = desc->core_ext ? "core perfctr, AMD" : "AMD";
 	/* a model's name, and what it has that the generic line leaves out */

@@ -8,6 +8,12 @@
  * that grow, groups, cgroup events (EINVAL: no task context).  Skips
  * where there is no power PMU (a part no model table knows, or a
  * hypervisor without the MSRs).
+ *
+ * AMD family 15h's "power" PMU (accumulated power) instead: its one event,
+ * power-pkg, the average power of a compute unit in microwatts, which
+ * every look at the event adds to its count; any online CPU takes one;
+ * "cpumask" lists only the CPUs with no other online thread in their
+ * compute unit (acc_power.*).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -283,6 +289,162 @@ TEST_F(power, offline_cpu_of_the_package)
 	}
 	close(before);
 	EXPECT_EQ(write_int_file(CPU1_ONLINE, 1), 0);
+}
+
+#define POWER_PKG	1
+
+FIXTURE(acc_power) {
+	int type;
+};
+
+FIXTURE_SETUP(acc_power)
+{
+	long type;
+
+	if (read_int_file(POWER_DIR "/type", &type))
+		SKIP(return, "no power PMU");
+	self->type = type;
+	if (event_config("power-pkg") != POWER_PKG)
+		SKIP(return, "no power-pkg event (not AMD family 15h)");
+}
+
+FIXTURE_TEARDOWN(acc_power)
+{
+}
+
+/* one event, in milliwatts, and the format of the RAPL PMU */
+TEST_F(acc_power, sysfs)
+{
+	char buf[128];
+	struct dirent *e;
+	DIR *d;
+
+	ASSERT_EQ(read_first_line(POWER_DIR "/format/event", buf, sizeof(buf)),
+		  0);
+	EXPECT_STREQ(buf, "config:0-7");
+	ASSERT_EQ(read_first_line(POWER_DIR "/events/power-pkg.unit", buf,
+				  sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "mWatts");
+	ASSERT_EQ(read_first_line(POWER_DIR "/events/power-pkg.scale", buf,
+				  sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "1.000000e-3");
+	d = opendir(POWER_DIR "/events");
+	ASSERT_NE(d, NULL);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] != '.')
+			EXPECT_EQ(strncmp(e->d_name, "power-pkg", 9), 0)
+				TH_LOG("event %s", e->d_name);
+	}
+	closedir(d);
+}
+
+TEST_F(acc_power, refusals)
+{
+	static const __u64 configs[] = { 0, 2, 3, 0xff };
+	struct perf_event_attr attr;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(power_refused); i++) {
+		attr = power_refused[i];
+		if (attr.exclude_host || attr.exclude_guest)
+			continue;
+		attr.size = sizeof(attr);
+		attr.type = self->type;
+		attr.config = POWER_PKG;
+		EXPECT_EQ(open_event_errno(&attr, -1, 0), EINVAL)
+			TH_LOG("case %zu", i);
+	}
+	for (i = 0; i < ARRAY_SIZE(configs); i++) {
+		pmu_counting_attr(&attr, self->type, configs[i]);
+		EXPECT_EQ(open_event_errno(&attr, -1, 0), EINVAL)
+			TH_LOG("config %llu", (unsigned long long)configs[i]);
+	}
+	/* config1 is not looked at */
+	pmu_counting_attr(&attr, self->type, POWER_PKG);
+	attr.config1 = 1;
+	EXPECT_EQ(open_event_errno(&attr, -1, 0), 0);
+	/* no task context */
+	pmu_counting_attr(&attr, self->type, POWER_PKG);
+	EXPECT_EQ(open_event_errno(&attr, 0, -1), EINVAL);
+	EXPECT_EQ(open_event_errno(&attr, 0, 0), EINVAL);
+}
+
+static int open_power_pkg(int type, int cpu)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	pmu_counting_attr(&attr, type, POWER_PKG);
+	attr.read_format = 0;
+	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Each look adds the average power since the one before: a read at once
+ * after another adds about as much as the first did over 50 ms (the power
+ * of a unit does not change fourfold in between).
+ */
+TEST_F(acc_power, each_look_adds_the_average)
+{
+	int64_t a, b;
+	int fd;
+
+	fd = open_power_pkg(self->type, 0);
+	ASSERT_LE(0, fd);
+	usleep(50 * 1000);
+	a = read_count(fd);
+	b = read_count(fd);
+	close(fd);
+	ASSERT_LT(0, a);
+	EXPECT_LT(a / 4, b - a);
+	EXPECT_GT(a * 4, b - a);
+}
+
+static bool has_online_sibling(int cpu)
+{
+	char path[128], buf[256];
+	int a, b;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+		 cpu);
+	if (read_first_line(path, buf, sizeof(buf)))
+		return false;
+	/* "N" alone, or a list of several */
+	return sscanf(buf, "%d-%d", &a, &b) == 2 || strchr(buf, ',');
+}
+
+/*
+ * Every online CPU takes an event; cpumask lists those with no other
+ * online thread in their unit: all of them, or none where every CPU has
+ * a sibling online.
+ */
+TEST_F(acc_power, cpus_and_cpumask)
+{
+	long nr = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpu, fd, alone = 0;
+	char buf[256];
+
+	for (cpu = 0; cpu < nr; cpu++) {
+		fd = open_power_pkg(self->type, cpu);
+		EXPECT_LE(0, fd) TH_LOG("cpu %d", cpu);
+		if (fd >= 0)
+			close(fd);
+		alone += !has_online_sibling(cpu);
+	}
+	ASSERT_EQ(read_first_line(POWER_DIR "/cpumask", buf, sizeof(buf)), 0);
+	if (!alone) {
+		EXPECT_STREQ(buf, "");
+	} else if (alone == nr) {
+		char all[32];
+
+		if (nr == 1)
+			snprintf(all, sizeof(all), "0");
+		else
+			snprintf(all, sizeof(all), "0-%ld", nr - 1);
+		EXPECT_STREQ(buf, all);
+	}
 }
 
 TEST_HARNESS_MAIN
