@@ -127,6 +127,12 @@ def rewrap(phys, keep, is_token):
 
 def cut_kbuild(path, text, present):
     d = os.path.dirname(path)
+    # composite objects (power-y := amd_power.o): present with a part
+    parts = {}
+    for m in re.finditer(r'^([\w-]+)-(?:y|objs)\s*[:+]?=\s*(.*)$', text,
+                         re.M):
+        parts.setdefault(m.group(1), []).extend(
+            w for w in m.group(2).split() if w.endswith('.o'))
 
     def is_token(w):
         return w.endswith('.o') or (w.endswith('/') and '$' not in w)
@@ -136,6 +142,8 @@ def cut_kbuild(path, text, present):
             sub = os.path.join(d, w)
             return any(f.startswith(sub) and not f.endswith('/Makefile')
                        for f in present)
+        if w[:-2] in parts:
+            return any(keep(p) for p in parts[w[:-2]] if p != w)
         base = os.path.join(d, w[:-2])
         return base + '.c' in present or base + '.S' in present
 

@@ -32,13 +32,13 @@
  * which the hotplug lock serializes.
  */
 #include <linux/cpu.h>
+#include <linux/cpufeature.h>
 #include <linux/cpuhotplug.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
-#include <asm/cpufeature.h>
 #include <asm/msr.h>
 
 #define POWER_PKG_CONFIG	1
