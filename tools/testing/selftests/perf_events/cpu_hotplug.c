@@ -284,17 +284,6 @@ static bool in_cpumask(int cpu)
 	return mask[cpu];
 }
 
-static int open_energy_pkg(int type, int cpu)
-{
-	struct perf_event_attr attr;
-	int fd;
-
-	pmu_counting_attr(&attr, type, ENERGY_PKG);
-	attr.read_format = 0;
-	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /*
  * The designated CPU goes offline: another CPU of the package takes its
  * place in cpumask, and its events go on counting there.  The CPU comes
@@ -304,7 +293,7 @@ TEST_F(package, event_moves_with_designated_cpu)
 {
 	int64_t a, b, c;
 
-	self->fd = open_energy_pkg(self->type, self->cpu);
+	self->fd = open_cpu_counter(self->type, ENERGY_PKG, self->cpu);
 	ASSERT_LE(0, self->fd);
 	usleep(20 * 1000);
 	a = read_count(self->fd);
@@ -328,7 +317,7 @@ TEST_F(package, event_moves_with_designated_cpu)
 TEST_F(package, open_for_offline_designated_cpu)
 {
 	ASSERT_EQ(0, write_int_file(self->online, 0));
-	self->fd = open_energy_pkg(self->type, self->cpu);
+	self->fd = open_cpu_counter(self->type, ENERGY_PKG, self->cpu);
 	ASSERT_LE(0, self->fd);
 	usleep(20 * 1000);
 	EXPECT_LT(0, read_count(self->fd));

@@ -138,6 +138,18 @@ static inline void pmu_counting_attr(struct perf_event_attr *attr, int type,
 			    PERF_FORMAT_TOTAL_TIME_RUNNING;
 }
 
+/* A plain counter (read_format 0) of @type/@config on @cpu: fd or -errno. */
+static inline int open_cpu_counter(int type, __u64 config, int cpu)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	pmu_counting_attr(&attr, type, config);
+	attr.read_format = 0;
+	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 /* 0 if @attr opens on @pid/@cpu (closed again), else the errno. */
 static inline int open_event_errno(struct perf_event_attr *attr, pid_t pid,
 				   int cpu)

@@ -369,17 +369,6 @@ TEST_F(acc_power, refusals)
 	EXPECT_EQ(open_event_errno(&attr, 0, 0), EINVAL);
 }
 
-static int open_power_pkg(int type, int cpu)
-{
-	struct perf_event_attr attr;
-	int fd;
-
-	pmu_counting_attr(&attr, type, POWER_PKG);
-	attr.read_format = 0;
-	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /*
  * Each look adds the average power since the one before: a read at once
  * after another adds about as much as the first did over 50 ms (the power
@@ -390,7 +379,7 @@ TEST_F(acc_power, each_look_adds_the_average)
 	int64_t a, b;
 	int fd;
 
-	fd = open_power_pkg(self->type, 0);
+	fd = open_cpu_counter(self->type, POWER_PKG, 0);
 	ASSERT_LE(0, fd);
 	usleep(50 * 1000);
 	a = read_count(fd);
@@ -427,7 +416,7 @@ TEST_F(acc_power, cpus_and_cpumask)
 	char buf[256];
 
 	for (cpu = 0; cpu < nr; cpu++) {
-		fd = open_power_pkg(self->type, cpu);
+		fd = open_cpu_counter(self->type, POWER_PKG, cpu);
 		EXPECT_LE(0, fd) TH_LOG("cpu %d", cpu);
 		if (fd >= 0)
 			close(fd);
