@@ -11,6 +11,7 @@
 #   make bench [ARCHS=..]       perfbench on stock and series, side by side
 #   make storm [MINUTES=..]     the random-syscall storm on debug kernels
 #   make distro ARCH=.. KERNEL=..  build with Debian's config (slow)
+#   make modules-check          Debian-config kernels: PMU modules unloaded with events open
 #   make patches                write the series as git format-patch files
 #   make bisect-check           build every patch on both arches, boot the last
 #   make cleanroom              run ../shared/tools/cleanroom-check
@@ -33,12 +34,12 @@ export BUILD
 # The top-level ARCH must not leak into kbuild through the environment.
 unexport ARCH
 
-.PHONY: all run check check-pmu diff perf-test bench storm distro image base series patches bisect-check cleanroom qemu encodings x86-models docs clean help
+.PHONY: all run check check-pmu diff perf-test bench storm distro modules-check image base series patches bisect-check cleanroom qemu encodings x86-models docs clean help
 
 all: help
 
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -87,6 +88,10 @@ distro: base
 	@if [ "$(KERNEL)" = series ]; then bench/series.sh; fi
 	@bench/distro.sh $(ARCH) $(KERNEL)
 
+# both kernels' make distro (built when missing), x86_64
+modules-check: base series
+	@bench/modules.sh
+
 patches: series
 	@bench/patches.sh
 
@@ -99,13 +104,13 @@ cleanroom:
 qemu: base
 	@bench/qemu.sh | tail -n 1
 
-encodings: base
+encodings: base series
 	@bench/pmu-encodings.sh
 
-x86-models: base
+x86-models: base series
 	@bench/x86-models.sh
 
-x86-model-tables: base
+x86-model-tables: base series
 	@bench/x86-model-tables.sh
 
 docs: base

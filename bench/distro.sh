@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Build a kernel with Debian's own configuration: distro.sh ARCH KERNEL
-# vmlinux and the modules that use perf (KVM, the PMU and hardware-tracing
-# drivers), which modpost checks against vmlinux: an undefined or
-# unexported symbol fails the build.  Too slow for CI (README gives the
+# vmlinux, its boot image and the modules that use perf (KVM, the PMU and
+# hardware-tracing drivers), which modpost checks against vmlinux: an
+# undefined or unexported symbol fails the build.  bench/modules.sh boots
+# the image and loads and unloads the PMU modules.  Too slow for CI (README gives the
 # duration).  The config is linux-config-6.12's (config.amd64_none_amd64
 # or config.arm64_none_arm64), everything built in kept, with these
 # changes:
@@ -61,7 +62,11 @@ sc --enable DEBUG_INFO_NONE --disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
 kmake -s olddefconfig > /dev/null
 log "building $kernel $arch with Debian's $flavour config: $(grep -c '=m$' "$out/.config") modules (log: $out/build.log)"
 jobs=$(nproc)
-if ! kmake -s -j"$jobs" vmlinux modules > "$out/build.log" 2>&1; then
+case $arch in
+x86_64) image=bzImage ;;
+arm64) image=Image ;;
+esac
+if ! kmake -s -j"$jobs" vmlinux $image modules > "$out/build.log" 2>&1; then
 	grep -E 'ERROR|error:|undefined' "$out/build.log" | tail -n 40 >&2
 	die "build failed: $out/build.log"
 fi

@@ -121,7 +121,7 @@ done
 # virtio-9p; on arm64 Debian's arm64 one, in a boot of its own with its
 # root appended to the initramfs (bench/perf-root.sh, make check)
 cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke"
-cp "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
+with_tap "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
 # the program its uprobe checks probe by name: with its symbols
 $cc $cflags -g -o "$root/tests/uprobe_target" \
 	"$TOP/bench/perf-smoke/uprobe-target.c"
@@ -129,7 +129,7 @@ $cc $cflags -g -o "$root/tests/uprobe_target" \
 # probe program it counts (frame pointers: perf record -g walks them)
 if [ "$arch" = x86_64 ]; then
 	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_pmu"
-	cp "$TOP/bench/qemu/pmu-checks.sh" "$root/tests/perf_pmu_checks"
+	with_tap "$TOP/bench/qemu/pmu-checks.sh" "$root/tests/perf_pmu_checks"
 	$cc $cflags -O1 -fno-omit-frame-pointer -o "$root/tests/pmu_probe" \
 		"$TOP/bench/qemu/pmu-probe.c"
 fi

@@ -27,6 +27,13 @@ cross_compile() { case $1 in x86_64) echo "" ;; arm64) echo aarch64-linux-gnu- ;
 image_path() { case $1 in x86_64) echo arch/x86/boot/bzImage ;; arm64) echo arch/arm64/boot/Image ;; esac; }
 tree_of() { case $1 in stock) echo "$BASE" ;; series) echo "$SERIES" ;; *) die "unknown KERNEL $1" ;; esac; }
 
+# with_tap SRC DEST: a guest's copy of shell check SRC, bench/tap.sh's
+# helpers put after its first line (the interpreter's)
+with_tap() {
+	{ head -n 1 "$1"; cat "$TOP/bench/tap.sh"; tail -n +2 "$1"; } > "$2"
+	chmod +x "$2"
+}
+
 # models_initrd OUT PART...: $INITRD with a second archive appended, the
 # x86_models_PART test programs of bench/qemu/x86-models-checks.sh (and
 # whatever else OUT/root/tests holds), as OUT/initrd.gz; prints the test
@@ -87,9 +94,10 @@ boot_one() {
 }
 
 # What bench/diff.sh compares: one label per architecture, and on x86_64
-# one per emulated PMU of DIFF_X86_PMUS (x86_64-intel3, x86_64-amd; plain
-# x86_64, without a PMU, when it is empty).
-DIFF_X86_PMUS=${DIFF_X86_PMUS-intel3 amd}
+# one per emulated PMU of DIFF_X86_PMUS (x86_64-intel3, x86_64-amd, and
+# the Intel models with their tables and topdown, x86_64-icx and
+# x86_64-spr; plain x86_64, without a PMU, when it is empty).
+DIFF_X86_PMUS=${DIFF_X86_PMUS-intel3 amd icx spr}
 diff_labels() {
 	local p
 

@@ -105,6 +105,7 @@ static const struct raw raws[] = {
 	{ 0x2124 }, { 0x01cd, 3 }, { 0x01c6, 0x11 }, { 0x003c, 1ULL << 63 },
 	/* AnyThread on a fixed counter's event and on a general one */
 	{ 0x20003c }, { 0x2000c4 },
+	{ 0x8203 },
 };
 
 static const struct raw groups[][10] = {
@@ -119,6 +120,9 @@ static const struct raw groups[][10] = {
 	{ { 0x01b7, 1 }, { 0x01bb, 2 } },
 	{ { 0x012a, 1 }, { 0x012a, 2 }, { 0x012a, 4 } },
 	{ { 0x0400 }, { 0x8000 }, { 0x8000 } },
+	/* Sapphire Rapids' mem-loads-aux, and load latency behind it */
+	{ { 0x8203 }, { 0x01cd, 3 } },
+	{ { 0x8203 }, { 0x8203 }, { 0x8203 }, { 0x8203 }, { 0x8203 } },
 };
 
 int main(void)

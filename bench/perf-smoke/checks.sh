@@ -3,25 +3,7 @@
 # perf_smoke (host tools, in the guest): the Debian perf tool on forking
 # and single-process workloads.  Each check prints "ok N name" or
 # "not ok N name" with what it saw; a kselftest "# Totals:" line ends it.
-n=0 pass=0 fail=0 skip=0
-check() {
-	local name=$1 cond=$2 why=$3
-
-	n=$((n + 1))
-	if [ "$cond" = 1 ]; then
-		pass=$((pass + 1))
-		echo "ok $n $name"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n $name # $why"
-	fi
-}
-skip_check() {
-	n=$((n + 1)) skip=$((skip + 1))
-	echo "ok $n $1 # SKIP $2"
-}
-# awk's verdict on an expression: 1 or 0
-is() { awk "BEGIN { print ($1) ? 1 : 0 }"; }
+# check, skip_check, is: bench/tap.sh, put in front of this file
 
 export PERF_PAGER=cat
 cd /tmp || exit 1

@@ -166,6 +166,15 @@ energy)
 	perf stat --smi-cost -a -- bash -c spin 2>&1 >/dev/null |
 		grep -v '^$' | grep -v 'seconds time elapsed' |
 		sed -E 's/[0-9][0-9,.]*/#/g' | head -10
+	# turbostat (Debian's linux-cpupower): the columns it finds, one
+	# run over the workload, every number as #
+	echo "=== turbostat"
+	if command -v turbostat > /dev/null; then
+		turbostat --quiet -- bash -c spin 2>&1 |
+			grep -v '^$' | sed -E 's/[0-9][0-9.]*/#/g' | head -10
+	else
+		echo "no turbostat"
+	fi
 	;;
 esac
 echo "=== end $part"

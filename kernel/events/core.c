@@ -988,14 +988,12 @@ void perf_event_delayed_put(struct task_struct *task)
 	WARN_ON_ONCE(task->perf_event_ctxp);
 }
 
-static void exit_ctx_fn(struct perf_event_context *ctx,
-			struct perf_event *unused, void *arg, bool live)
+/* The events of @ctx, off their PMUs already, stop for good. */
+static void exit_ctx_events(struct perf_event_context *ctx)
 {
 	struct perf_event *event;
 
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		if (live)
-			perf_event_sched_out(event);
 		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
 		/* an inherited clone has no file: nobody polls it */
 		if (!event->parent)
@@ -1024,9 +1022,13 @@ static struct perf_event_context *task_ctx_detach(struct task_struct *task)
 	local_irq_disable();
 	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	raw_spin_lock(&ctx->lock);
-	perf_ctx_update_time(ctx);
-	exit_ctx_fn(ctx, NULL, NULL, cpuctx->task_ctx == ctx);
+	/*
+	 * Every group off its PMU at once, each PMU stopped throughout (as at
+	 * a context switch): the members of a group keep the counts of one
+	 * instant, as perf_group_sched_out() gives them.
+	 */
 	perf_ctx_sched_out(ctx);
+	exit_ctx_events(ctx);
 	if (cpuctx->task_ctx == ctx)
 		cpuctx->task_ctx = NULL;
 	WRITE_ONCE(task->perf_event_ctxp, NULL);

@@ -16,16 +16,19 @@
  * group of CPUs, the first to come online, which its sysfs "cpumask" shows;
  * when that CPU goes offline another online CPU of the group takes over.
  * perf_scope_cpus[] holds the designated CPUs of each scope: the CPU
- * hotplug callbacks (serialized by the hotplug lock) write it, event
+ * hotplug callbacks and, for the boot CPU, an early initcall (under the
+ * hotplug lock, which serializes them) write it, event
  * creation reads it without a lock (an event placed on a CPU that went
  * offline meanwhile fails with -ENODEV, like any event of an offline CPU).
  * An event asked for on an offline CPU of a package (or die) goes to the
  * designated CPU of that package, as on stock; of a core or a cluster, it
  * fails with -ENODEV.
  */
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/idr.h>
+#include <linux/init.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
@@ -116,6 +119,22 @@ void perf_pmu_scope_online(unsigned int cpu)
 			cpumask_set_cpu(cpu, &perf_scope_cpus[scope]);
 	}
 }
+
+/*
+ * The boot CPU's place in the scopes.  Not from perf_event_init(), which
+ * runs before smp_prepare_cpus() has set up (and, with
+ * CONFIG_CPUMASK_OFFSTACK, allocated) the topology masks scope_group()
+ * reads; the early initcalls run after it, before the other CPUs come up
+ * and before any scoped PMU registers.
+ */
+static int __init perf_pmu_scope_boot_cpu(void)
+{
+	cpus_read_lock();
+	perf_pmu_scope_online(cpumask_first(cpu_online_mask));
+	cpus_read_unlock();
+	return 0;
+}
+early_initcall(perf_pmu_scope_boot_cpu);
 
 /* Another online CPU of the group of @cpu in @scope, or nr_cpu_ids. */
 static int scope_heir(unsigned int scope, unsigned int cpu)

@@ -960,13 +960,15 @@ int perf_event_exit_cpu(unsigned int cpu)
 	return 0;
 }
 
-/* The boot CPU, from perf_event_init() with IRQs still off. */
+/*
+ * The boot CPU, from perf_event_init() with IRQs still off.  Its place in
+ * the PMU scopes waits for its topology masks (pmu.c, an early initcall).
+ */
 void perf_sched_init_boot_cpu(void)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
-	perf_pmu_scope_online(smp_processor_id());
 	cpu_ctx_start(NULL);
 	local_irq_restore(flags);
 }

@@ -214,6 +214,8 @@ struct x86_cache_event {
  * @ref_cycles_p: event 0x3c unit mask 1 counts reference cycles at the
  *	TSC rate, as fixed counter 2 does (not at the bus clock): it is
  *	ref-cycles, and fixed counter 2 may count it
+ * @mem_loads_aux: it lists events/mem-loads-aux (Sapphire Rapids), the
+ *	event its load-latency events are grouped behind (with PEBS)
  */
 struct x86_intel_model {
 	const char *name;
@@ -226,6 +228,7 @@ struct x86_intel_model {
 	u8 metrics;
 	bool topdown_events;
 	bool ref_cycles_p;
+	bool mem_loads_aux;
 };
 
 /*

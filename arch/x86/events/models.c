@@ -151,7 +151,7 @@ static const struct x86_intel_model sapphire_rapids = {
 	.cache = sapphire_rapids_cache,
 	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
 	.extra_event = { 0x012a, 0x012b, 0x01cd, 0x01c6 },
-	.metrics = 8, .ref_cycles_p = true,
+	.metrics = 8, .ref_cycles_p = true, .mem_loads_aux = true,
 };
 
 /*

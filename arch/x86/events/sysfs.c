@@ -6,8 +6,8 @@
  * offcore_rsp, ldlat and frontend where the Intel model has the extra
  * registers),
  * events/ (the generic hardware events this CPU counts, by the perf tool's
- * names, as event=,umask=,... terms, and the topdown events of a model
- * with PERF_METRICS), caps/ (pmu_name, max_precise),
+ * names, as event=,umask=,... terms, the topdown events of a model
+ * with PERF_METRICS, Sapphire Rapids' mem-loads-aux), caps/ (pmu_name, max_precise),
  * rdpmc (user_access.c) and, on Intel, freeze_on_smi.  Each attribute finds
  * its driver through the PMU device's drvdata.  Read-only data fixed at
  * registration, but freeze_on_smi, which pmu.c sets under its lock.
@@ -145,18 +145,22 @@ static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
 		  .id = PERF_COUNT_HW_##_id, } })[0].attr.attr)
 
 /*
- * A topdown event (topdown.c): @_field is the metric's PERF_METRICS
- * field plus one, 0 for slots; shown where the PMU has that many metrics.
- * SKL_TOPDOWN: the Skylake model's topdown events, counted by general
- * events (with their .scale files).
+ * A model's event, given as a string.  @_id, for a topdown event
+ * (topdown.c), is the metric's PERF_METRICS field plus one, 0 for slots:
+ * shown where the PMU has that many metrics.  SKL_TOPDOWN: the Skylake
+ * model's topdown events, counted by general events (with their .scale
+ * files).  MEM_LOADS_AUX: Sapphire Rapids' auxiliary load event, the
+ * leader its load-latency events need with PEBS (listed, counted as any
+ * general event).
  */
 #define SKL_TOPDOWN	0x100
+#define MEM_LOADS_AUX	0x101
 
-#define TOPDOWN(_name, _str, _field)					\
+#define MODEL_EVENT(_name, _str, _id)					\
 	(&((struct perf_pmu_events_attr[]) {				\
 		{ .attr = { .attr = { .name = _name, .mode = 0444 },	\
 			    .show = perf_event_sysfs_show },		\
-		  .id = _field, .event_str = _str, } })[0].attr.attr)
+		  .id = _id, .event_str = _str, } })[0].attr.attr)
 
 static struct attribute *events_attrs[] = {
 	GENERIC("cpu-cycles", CPU_CYCLES),
@@ -169,24 +173,25 @@ static struct attribute *events_attrs[] = {
 	GENERIC("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
 	GENERIC("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
 	GENERIC("ref-cycles", REF_CPU_CYCLES),
-	TOPDOWN("slots", "event=0x00,umask=0x4", 0),
-	TOPDOWN("topdown-retiring", "event=0x00,umask=0x80", 1),
-	TOPDOWN("topdown-bad-spec", "event=0x00,umask=0x81", 2),
-	TOPDOWN("topdown-fe-bound", "event=0x00,umask=0x82", 3),
-	TOPDOWN("topdown-be-bound", "event=0x00,umask=0x83", 4),
-	TOPDOWN("topdown-heavy-ops", "event=0x00,umask=0x84", 5),
-	TOPDOWN("topdown-br-mispredict", "event=0x00,umask=0x85", 6),
-	TOPDOWN("topdown-fetch-lat", "event=0x00,umask=0x86", 7),
-	TOPDOWN("topdown-mem-bound", "event=0x00,umask=0x87", 8),
+	MODEL_EVENT("slots", "event=0x00,umask=0x4", 0),
+	MODEL_EVENT("topdown-retiring", "event=0x00,umask=0x80", 1),
+	MODEL_EVENT("topdown-bad-spec", "event=0x00,umask=0x81", 2),
+	MODEL_EVENT("topdown-fe-bound", "event=0x00,umask=0x82", 3),
+	MODEL_EVENT("topdown-be-bound", "event=0x00,umask=0x83", 4),
+	MODEL_EVENT("topdown-heavy-ops", "event=0x00,umask=0x84", 5),
+	MODEL_EVENT("topdown-br-mispredict", "event=0x00,umask=0x85", 6),
+	MODEL_EVENT("topdown-fetch-lat", "event=0x00,umask=0x86", 7),
+	MODEL_EVENT("topdown-mem-bound", "event=0x00,umask=0x87", 8),
 	/* Skylake's topdown, from general events: 4 slots a cycle */
-	TOPDOWN("topdown-total-slots", "event=0x3c,umask=0x0", SKL_TOPDOWN),
-	TOPDOWN("topdown-total-slots.scale", "4", SKL_TOPDOWN),
-	TOPDOWN("topdown-slots-issued", "event=0xe,umask=0x1", SKL_TOPDOWN),
-	TOPDOWN("topdown-slots-retired", "event=0xc2,umask=0x2", SKL_TOPDOWN),
-	TOPDOWN("topdown-fetch-bubbles", "event=0x9c,umask=0x1", SKL_TOPDOWN),
-	TOPDOWN("topdown-recovery-bubbles", "event=0xd,umask=0x1,cmask=1",
-		SKL_TOPDOWN),
-	TOPDOWN("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
+	MODEL_EVENT("topdown-total-slots", "event=0x3c,umask=0x0", SKL_TOPDOWN),
+	MODEL_EVENT("topdown-total-slots.scale", "4", SKL_TOPDOWN),
+	MODEL_EVENT("topdown-slots-issued", "event=0xe,umask=0x1", SKL_TOPDOWN),
+	MODEL_EVENT("topdown-slots-retired", "event=0xc2,umask=0x2", SKL_TOPDOWN),
+	MODEL_EVENT("topdown-fetch-bubbles", "event=0x9c,umask=0x1", SKL_TOPDOWN),
+	MODEL_EVENT("topdown-recovery-bubbles",
+		    "event=0xd,umask=0x1,cmask=1", SKL_TOPDOWN),
+	MODEL_EVENT("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
+	MODEL_EVENT("mem-loads-aux", "event=0x03,umask=0x82", MEM_LOADS_AUX),
 	NULL,
 };
 
@@ -201,6 +206,9 @@ static umode_t events_visible(struct kobject *kobj, struct attribute *attr,
 
 	if (ev->id == SKL_TOPDOWN)
 		return desc->intel_model && desc->intel_model->topdown_events ?
+		       attr->mode : 0;
+	if (ev->id == MEM_LOADS_AUX)
+		return desc->intel_model && desc->intel_model->mem_loads_aux ?
 		       attr->mode : 0;
 	if (ev->event_str)
 		return desc->metrics && ev->id <= desc->metrics ? attr->mode : 0;

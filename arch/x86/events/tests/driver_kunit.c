@@ -530,6 +530,7 @@ static const struct sysfs_case sysfs_cases[] = {
 	SKL("events", "topdown-total-slots", "event=0x3c,umask=0x0\n"),
 	SKL("events", "topdown-total-slots.scale", "4\n"),
 	SKL("events", "slots", "(hidden)"),
+	SKL("events", "mem-loads-aux", "(hidden)"),
 	SKL("", "rdpmc", "1\n"),
 	SKL("", "freeze_on_smi", "1\n"),
 	ZEN4("format", "event", "config:0-7,32-35\n"),
@@ -548,6 +549,7 @@ static const struct sysfs_case sysfs_cases[] = {
 	SPR("events", "slots", "event=0x00,umask=0x4\n"),
 	SPR("events", "topdown-mem-bound", "event=0x00,umask=0x87\n"),
 	SPR("events", "topdown-total-slots", "(hidden)"),
+	SPR("events", "mem-loads-aux", "event=0x03,umask=0x82\n"),
 	CORE2("caps", "pmu_name", "generic_arch_v2+\n"),
 	CORE2("format", "offcore_rsp", "(hidden)"),
 };

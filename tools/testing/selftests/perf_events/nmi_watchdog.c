@@ -99,21 +99,25 @@ static void cycles_attr(struct perf_event_attr *a)
 }
 
 /*
- * How many of eight pinned cycles events on this task run (the others
- * cannot be placed and read as end of file).
+ * How many of sixteen pinned cycles events on this task run (the others
+ * cannot be placed and read as end of file).  Sixteen: more than the
+ * counters that count cycles on any PMU the tests meet (Ice Lake's eight
+ * general-purpose and fixed counter 1 are nine).
  */
+#define PINNED_TRIES	16
+
 static int pinned_cycles_that_run(void)
 {
 	struct perf_event_attr a;
-	int fds[8], i, ran = 0;
+	int fds[PINNED_TRIES], i, ran = 0;
 	__u64 v;
 
 	cycles_attr(&a);
 	a.pinned = 1;
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < PINNED_TRIES; i++)
 		fds[i] = sys_perf_event_open(&a, 0, -1, -1, 0);
 	burn(20);
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < PINNED_TRIES; i++) {
 		if (fds[i] < 0)
 			continue;
 		if (read(fds[i], &v, sizeof(v)) == sizeof(v))
