@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef __x86_64__
 #include <cpuid.h>
 #endif
 
@@ -252,7 +252,7 @@ TEST(prctl_reaches_inherited_copies)
  */
 static bool pmu_stops_at_once(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef __x86_64__
 	unsigned int a, b, c, d;
 
 	if (!__get_cpuid(0, &a, &b, &c, &d))
