@@ -7,10 +7,11 @@
  * registers),
  * events/ (the generic hardware events this CPU counts, by the perf tool's
  * names, as event=,umask=,... terms, the topdown events of a model
- * with PERF_METRICS, Sapphire Rapids' mem-loads-aux), caps/ (pmu_name, max_precise),
- * rdpmc (user_access.c) and, on Intel, freeze_on_smi.  Each attribute finds
- * its driver through the PMU device's drvdata.  Read-only data fixed at
- * registration, but freeze_on_smi, which pmu.c sets under its lock.
+ * with PERF_METRICS, Sapphire Rapids' mem-loads-aux), caps/ (pmu_name,
+ * max_precise), rdpmc (user_access.c) and, on Intel, freeze_on_smi.  Each
+ * attribute finds its driver through the PMU device's drvdata.  Read-only
+ * data fixed at registration, but freeze_on_smi, which pmu.c sets under its
+ * lock.
  */
 #include <linux/device.h>
 #include <linux/kstrtox.h>
