@@ -21,6 +21,7 @@
 #   make x86-models             stock and series on the emulated Intel models, compared
 #   make x86-model-tables       the msr/power/cstate model tables of stock and series
 #   make docs                   the perf-core documentation (htmldocs), warning-free
+#   make jevents-guests         perf 6.12 on stock's tables and ours, in guests, compared
 
 ARCH ?= x86_64
 KERNEL ?= series
@@ -39,7 +40,7 @@ unexport ARCH
 all: help
 
 help:
-	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
 
 base:
 	@bench/base.sh
@@ -121,10 +122,14 @@ clean:
 
 # jevents in C (issue 44): the base's perf built with stock's generator and
 # with ours (BASE= to use another unpacked base); the table dumps compared;
-# the bad-input cases.
-.PHONY: perf-jevents jevents-compare jevents-bad-input
+# the bad-input cases; both perf builds in guests of the emulated x86 CPUs
+# and on every CPUID of the mapfile.
+.PHONY: perf-jevents jevents-compare jevents-bad-input jevents-guests
 perf-jevents:
 	@bench/perf-jevents.sh
+
+jevents-guests: series
+	@bench/jevents/guests.sh
 
 jevents-compare:
 	@bench/jevents/compare.sh

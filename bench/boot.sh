@@ -9,6 +9,7 @@
 # KVM=1 gives the arm64 guest EL2 (virtualization=on), where KVM runs;
 # TESTS="a b" runs only those test programs; APPEND adds kernel arguments;
 # PERF_ROOT=1 gives the arm64 guest the perf tool (bench/perf-root.sh).
+# ARM_CPU=cortex-a57 (or another QEMU arm64 CPU) replaces -cpu max.
 # x86 guests run single-threaded TCG (one host thread for both vCPUs):
 # with multi-threaded TCG, cross-modified code (static keys patched with
 # int3) is not seen at once by the other vCPU; TCG_THREAD=multi for that.
@@ -98,7 +99,7 @@ arm64)
 	# KVM=1: the guest kernel starts at EL2 (VHE), KVM comes up and the
 	# PMUv3 kselftest runs a guest of its own (tests/pmuv3_kvm)
 	[ "${KVM:-0}" = 1 ] && machine=virt,virtualization=on,gic-version=3
-	qemu=(qemu-system-aarch64 -M $machine -cpu max "${common[@]}")
+	qemu=(qemu-system-aarch64 -M $machine -cpu "${ARM_CPU:-max}" "${common[@]}")
 	[ "${ICOUNT:-1}" != 0 ] && qemu+=(-icount shift="$shift",sleep=off)
 	if [ "${ACPI:-0}" = 1 ]; then
 		qemu+=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)

@@ -82,6 +82,11 @@ boot() {
 	echo "$minutes $arch $image $initrd $logfile $*" >> "$jobs"
 	echo "$label $logfile" >> "$reports"
 }
+# the base's perf 6.12 built on our jevents: perf_smoke612 of the x86_64
+# guests runs it (about 12 minutes on a fresh machine, then seconds)
+case " $archs " in
+*" x86_64 "*) KINDS=ours "$TOP/bench/perf-jevents.sh" > /dev/null ;;
+esac
 for arch in $archs; do
 	image=$("$TOP/bench/kernel.sh" "$arch" "$kernel" "$debug" | tail -n 1)
 	initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)

@@ -122,6 +122,27 @@ done
 # root appended to the initramfs (bench/perf-root.sh, make check)
 cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke"
 with_tap "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
+# perf_smoke612 (x86_64): the same checks with the base's perf 6.12 built
+# on our jevents (bench/perf-jevents.sh; it skips if that is not built)
+if [ "$arch" = x86_64 ]; then
+	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke612"
+	{
+		head -n 1 "$TOP/bench/perf-smoke/checks.sh"
+		cat "$TOP/bench/tap.sh"
+		echo "PERF612=$BUILD/perf-jevents/ours/obj/perf"
+		cat "$TOP/bench/perf-smoke/perf612.sh"
+		tail -n +2 "$TOP/bench/perf-smoke/checks.sh"
+	} > "$root/tests/perf_smoke612_checks"
+	# and make perf-test PERF=6.12's (not in LIST)
+	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test612"
+	{
+		head -n 1 "$TOP/bench/perf-smoke/perf-test.sh"
+		echo "PERF612=$BUILD/perf-jevents/ours/obj/perf"
+		echo "PERF_TEST_DIR=$BUILD/perf-jevents/ours/src/tools/perf"
+		cat "$TOP/bench/perf-smoke/perf612.sh"
+		tail -n +2 "$TOP/bench/perf-smoke/perf-test.sh"
+	} > "$root/tests/perf_test612_checks"
+fi
 # the program its uprobe checks probe by name: with its symbols
 $cc $cflags -g -o "$root/tests/uprobe_target" \
 	"$TOP/bench/perf-smoke/uprobe-target.c"
@@ -136,7 +157,7 @@ fi
 # make perf-test: not in LIST
 cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test"
 cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"
-[ "$arch" = x86_64 ] && list="$list perf_smoke perf_pmu"
+[ "$arch" = x86_64 ] && list="$list perf_smoke perf_smoke612 perf_pmu"
 list="$list cgroup security $ulist"
 echo "$list" | tr ' ' '\n' | sed '/^$/d' > "$root/tests/LIST"
 

@@ -15,8 +15,17 @@ mkdir -p "$BUILD"
 OWNED_PATHS="include/uapi/linux/perf_event.h kernel/events arch/x86/events
 	arch/arm64/kernel/perf tools/testing/selftests/perf_events
 	Documentation/perf-core"
-# Stock perf files that the series removes and does not replace file by file.
-REMOVED_PATHS="arch/arm64/kernel/perf_regs.c arch/arm64/kernel/perf_callchain.c"
+# jevents in C: the files of the project's tools/perf/pmu-events/, one by
+# one (the directory's JSON data and pmu-events.h stay the base's; the
+# build rule is glue patch 0009).
+for f in "$TOP"/tools/perf/pmu-events/*; do
+	OWNED_PATHS="$OWNED_PATHS tools/perf/pmu-events/${f##*/}"
+done
+# Stock perf files that the series removes and does not replace file by
+# file: arm64's register and callchain code, the Python jevents.
+REMOVED_PATHS="arch/arm64/kernel/perf_regs.c arch/arm64/kernel/perf_callchain.c
+	tools/perf/pmu-events/jevents.py tools/perf/pmu-events/metric.py
+	tools/perf/pmu-events/metric_test.py tools/perf/pmu-events/models.py"
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }

@@ -7,11 +7,11 @@
 # compiler (PERF_ARCH=arm64; a minimal perf, without libelf).
 #
 # Each build works on its own copy of the base's tools/ (and the two other
-# paths perf's build reads; the base stays untouched).  Ours gets the project's tools/perf/pmu-events/ sources and
-# Build laid over the copy, bench/jevents/perf-no-python.patch applied to
-# Makefile.config, and the Python generator deleted; it runs with python and
-# python3 on PATH replaced by stand-ins that record any call, and fails if
-# one was made.
+# paths perf's build reads; the base stays untouched).  Ours is the copy as
+# the series makes it: the project's tools/perf/pmu-events/ files laid
+# over it, glue patch 0009 (the build rule) applied, the Python generator
+# deleted; it runs with python and python3 on PATH replaced by stand-ins
+# that record any call, and fails if one was made.
 #
 # Environment: BUILD (default ./build), BASE (default $BUILD/base: the
 # unpacked linux-source-6.12), JOBS (default 2), KINDS (default "stock
@@ -33,14 +33,17 @@ die() { echo "perf-jevents: $*" >&2; exit 1; }
 	die "no base tree at $BASE (run make base, or set BASE=)"
 
 # Features this machine lacks or that need Python (libbpf generates its
-# helpers with a Python script), none that jevents touches.
-PERF_FLAGS=(NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1
+# helpers with a Python script), none that jevents touches.  x86_64's has
+# what the guests' perf_smoke uses (libtraceevent for tracepoints and perf
+# trace, libelf and libdw for perf probe).
+PERF_FLAGS=(NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1
 	    BUILD_BPF_SKEL=0 NO_LIBBPF=1 NO_SDT=1 NO_LIBUNWIND=1 NO_JEVENTS=0)
 SUFFIX=
 case $PERF_ARCH in
 x86_64) ;;
 arm64)
-	PERF_FLAGS+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- NO_LIBELF=1)
+	PERF_FLAGS+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- NO_LIBELF=1
+		     NO_LIBTRACEEVENT=1)
 	SUFFIX=-arm64 ;;
 *) die "PERF_ARCH must be x86_64 or arm64" ;;
 esac
@@ -50,16 +53,18 @@ build() {
 
 	mkdir -p "$src/tools" "$dir/obj"
 	rsync -a --delete "$BASE/tools/" "$src/tools/"
-	# Outside tools/, perf's build reads the version and arm64's sysreg.
+	# Outside tools/, perf's build reads the version (the base's, given
+	# as a release tarball gives it) and arm64's sysreg.
 	mkdir -p "$src/arch/arm64"
 	cp "$BASE/Makefile" "$src/"
+	echo "#define PERF_VERSION \"$(make -s -C "$BASE" kernelversion)\"" \
+		> "$src/PERF-VERSION-FILE"
 	rsync -a --delete "$BASE/arch/arm64/tools/" "$src/arch/arm64/tools/"
 	if [ "$kind" = ours ]; then
 		rm -f "$src/tools/perf/pmu-events/"{jevents.py,metric.py,metric_test.py,models.py}
-		cp "$TOP"/tools/perf/pmu-events/{*.c,*.h,Build} \
-			"$src/tools/perf/pmu-events/"
-		patch -s -p1 -d "$src" < "$TOP/bench/jevents/perf-no-python.patch" ||
-			die "perf-no-python.patch does not apply"
+		cp "$TOP"/tools/perf/pmu-events/* "$src/tools/perf/pmu-events/"
+		patch -s -p1 -d "$src" < "$TOP"/patches/0009-perf-tools-jevents-in-c.patch ||
+			die "patches/0009 does not apply"
 		mkdir -p "$dir/nopython"
 		for p in python python3; do
 			printf '#!/bin/sh\necho "$0 $*" >> %s/python-calls\nexit 127\n' \

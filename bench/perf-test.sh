@@ -5,22 +5,29 @@
 # prints the two result columns side by side and fails if the series does
 # not pass a test that stock passes.  x86_64 runs the host's perf over
 # virtio-9p, arm64 Debian's arm64 perf (bench/perf-root.sh).  About 20
-# minutes a kernel under TCG.
+# minutes a kernel under TCG.  PERF=6.12 (x86_64): the base's own perf
+# 6.12 instead, built on our jevents (bench/perf-jevents.sh), its shell
+# tests included.
 # Usage: perf-test.sh [ARCH]
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-x86_64}
-perf_root=0
+perf_root=0 test=perf_test tag=
 [ "$arch" = arm64 ] && perf_root=1
+if [ "${PERF:-}" = 6.12 ]; then
+	[ "$arch" = x86_64 ] || die "PERF=6.12 runs on x86_64 only"
+	KINDS=ours "$TOP/bench/perf-jevents.sh" > /dev/null
+	test=perf_test612 tag=-612
+fi
 "$TOP/bench/base.sh"
 "$TOP/bench/series.sh"
 build_both "$arch"
 for kernel in stock series; do
 	image=$SERIES_IMAGE
 	[ "$kernel" = stock ] && image=$STOCK_IMAGE
-	logfile=$BUILD/perf-test-$kernel-$arch.log
+	logfile=$BUILD/perf-test$tag-$kernel-$arch.log
 	log "perf test on $kernel $arch (log: $logfile)"
-	PERF_ROOT=$perf_root GUEST_TIMEOUT=3900 TESTS=perf_test \
+	PERF_ROOT=$perf_root GUEST_TIMEOUT=3900 TESTS=$test \
 		"$TOP/bench/boot.sh" "$arch" \
 		"$image" "$INITRD" check "$logfile" > /dev/null
 	grep '^PERFTEST ' "$logfile" > "$BUILD/perf-test-$kernel.txt" || true

@@ -18,13 +18,18 @@ if [ ! -e "$SERIES/.git/bench-base" ]; then
 	git -C "$SERIES.tmp" -c user.name=bench -c user.email=bench@localhost \
 		commit -q -m "Linux $(cat "$BASE/.bench-version") (Debian linux-source-6.12)"
 	git -C "$SERIES.tmp" tag base
-	for p in $OWNED_PATHS $REMOVED_PATHS; do
+	for p in $OWNED_PATHS; do
 		rm -rf "${SERIES:?}.tmp/$p"
 	done
 	cat "$BASE/.bench-version" > "$SERIES.tmp/.git/bench-base"
 	mv "$SERIES.tmp" "$SERIES"
 fi
 
+# What the series deletes (a tree made before a path joined the list
+# loses it too).
+for p in $REMOVED_PATHS; do
+	rm -rf "${SERIES:?}/$p"
+done
 # Overlay: every owned path mirrors the project exactly.
 for p in $OWNED_PATHS; do
 	if [ -d "$TOP/$p" ]; then

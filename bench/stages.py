@@ -321,7 +321,7 @@ def message(st, added, text_of, glue_text, missing, removed_stubs, first):
                           'the clean-room core in its place.' %
                           ', '.join(stock)))
     srcs = [f for f in added if re.search(r'\.[ch]$', f) and
-            '/tests/' not in f and not f.startswith('tools/')]
+            '/tests/' not in f and not f.startswith(SELFTESTS)]
     for f in srcs:
         txt = opening_comment(text_of[f])
         if txt:

@@ -3,8 +3,10 @@
 # perf_test (host tools, in the guest): "perf test", one top-level test at a
 # time under its own hard timeout, as lines "PERFTEST <n> <result> <name>".
 # The result is perf's (Ok, Skip, FAILED!) or "timeout".
+# perf 6.12 runs from its source tree (PERF_TEST_DIR), where it finds its
+# shell tests.
 export PERF_PAGER=cat
-cd /tmp || exit 1
+cd "${PERF_TEST_DIR:-/tmp}" || exit 1
 limit=${PERF_TEST_TIMEOUT:-90}
 perf test list > list.txt 2>&1
 awk -F: '$1 ~ /^ *[0-9]+$/ && NF >= 2 && $2 !~ /^[0-9]/ { gsub(/ /, "", $1); print $1 }' list.txt |

@@ -50,6 +50,14 @@ spin() {
 	while [ $i -lt 2000 ]; do i=$((i + 1)); done
 }
 export -f spin
+# and of some 200 ms, for the metric groups and named events: the
+# multiplexing timer (4 ms) rotates every group in many times, so what is
+# counted does not follow where its first tick falls in each kernel's run
+spin_long() {
+	i=0
+	while [ $i -lt 20000 ]; do i=$((i + 1)); done
+}
+export -f spin_long
 
 # run N [perf stat options] [-- workload]: "true" when none is given
 run() {
@@ -94,19 +102,19 @@ groups)
 metrics)
 	# every metric group the guest's perf knows for the model, each
 	# opened by perf stat -M (its events, groups and the metrics'
-	# values, numbers compared as "#"); runs 12 to 127
+	# values, numbers compared as "#"), on spin_long; runs 12 to 127
 	n=12
 	for g in $(perf list --raw-dump metricgroups 2> /dev/null); do
 		[ $n -lt 128 ] || break
-		run $n -M "$g"
+		run $n -M "$g" -- bash -c spin_long
 		n=$((n + 1))
 	done
 	;;
 events)
 	# every event the guest's perf lists by name (not tracepoints, not
 	# PMU/event/ forms), four a run so that they never need to share a
-	# counter: the control values and counters each kernel programs;
-	# runs 128 to 255
+	# counter: the control values and counters each kernel programs, on
+	# spin_long; runs 128 to 255
 	n=128 batch=
 	for e in $(perf list --raw-dump 2> /dev/null | tr ' ' '\n' |
 		   grep -v '[:/]' | grep .) ''; do
@@ -114,7 +122,7 @@ events)
 		if [ -n "$batch" ] && { [ -z "$e" ] ||
 		   [ "$(echo "$batch" | tr -cd , | wc -c)" -eq 3 ]; }; then
 			[ $n -lt 256 ] || break
-			run $n -e "$batch"
+			run $n -e "$batch" -- bash -c spin_long
 			n=$((n + 1)) batch=
 		fi
 	done

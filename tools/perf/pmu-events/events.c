@@ -132,14 +132,12 @@ static int collect(struct fields *f, const struct json *obj, const char *file,
 			if (!strcmp(known_keys[k].key, key))
 				break;
 		if (k == ARRAY_SIZE(known_keys)) {
-			fprintf(stderr, "%s:%d: error: unknown field \"%s\"\n",
-				file, v->line, key);
+			jerror(file, v->line, "unknown field \"%s\"", key);
 			return -1;
 		}
 		if (v->type != JSON_STRING && v->type != JSON_NUMBER) {
-			fprintf(stderr,
-				"%s:%d: error: field \"%s\" is not a string\n",
-				file, v->line, key);
+			jerror(file, v->line, "field \"%s\" is not a string",
+			       key);
 			return -1;
 		}
 		if (skip_std && !strcmp(key, "ArchStdEvent"))
@@ -147,8 +145,7 @@ static int collect(struct fields *f, const struct json *obj, const char *file,
 		if (known_keys[k].use == U_IGNORED)
 			continue;
 		if (put(f, key, v->str)) {
-			fprintf(stderr, "%s:%d: error: too many fields\n", file,
-				v->line);
+			jerror(file, v->line, "too many fields");
 			return -1;
 		}
 	}
@@ -277,8 +274,7 @@ static const struct {
 static int bad_value(const char *file, int line, const char *key,
 		     const char *val)
 {
-	fprintf(stderr, "%s:%d: error: %s \"%s\" is not a number\n", file, line,
-		key, val);
+	jerror(file, line, "%s \"%s\" is not a number", key, val);
 	return -1;
 }
 
@@ -330,8 +326,7 @@ static char *encoding(const struct fields *f, const char *name,
 			if (msrs[i].index == index)
 				break;
 		if (index && i == ARRAY_SIZE(msrs)) {
-			fprintf(stderr, "%s:%d: error: unknown MSRIndex %s\n",
-				file, line, v);
+			jerror(file, line, "unknown MSRIndex %s", v);
 			goto fail;
 		}
 		/*
@@ -489,8 +484,8 @@ static int add_metric(struct table *t, const struct fields *f,
 	const char *v;
 
 	if (!get(f, "MetricExpr")) {
-		fprintf(stderr, "%s:%d: error: metric \"%s\" has no MetricExpr\n",
-			file, line, get(f, "MetricName"));
+		jerror(file, line, "metric \"%s\" has no MetricExpr",
+		       get(f, "MetricName"));
 		return -1;
 	}
 	t->metrics = xrealloc(t->metrics, (t->nr_metrics + 1) * sizeof(*m));
@@ -525,8 +520,7 @@ static int add_metric(struct table *t, const struct fields *f,
 		} else if (!strcmp(v, "PerCore")) {
 			m->aggr_mode = 2;
 		} else {
-			fprintf(stderr, "%s:%d: error: unknown AggregationMode \"%s\"\n",
-				file, line, v);
+			jerror(file, line, "unknown AggregationMode \"%s\"", v);
 			return -1;
 		}
 	}
@@ -539,8 +533,7 @@ static int add_metric(struct table *t, const struct fields *f,
 		} else if (!strcmp(v, "NO_GROUP_EVENTS_SMT")) {
 			m->event_grouping = 3;
 		} else {
-			fprintf(stderr, "%s:%d: error: unknown MetricConstraint \"%s\"\n",
-				file, line, v);
+			jerror(file, line, "unknown MetricConstraint \"%s\"", v);
 			return -1;
 		}
 	}
@@ -556,7 +549,7 @@ int add_json_object(struct table *t, const struct json *obj, const char *file,
 	int line = obj->line;
 
 	if (obj->type != JSON_OBJECT) {
-		fprintf(stderr, "%s:%d: error: expected an object\n", file, line);
+		jerror(file, line, "expected an object");
 		return -1;
 	}
 	stdname = json_get(obj, "ArchStdEvent");
@@ -565,8 +558,8 @@ int add_json_object(struct table *t, const struct json *obj, const char *file,
 		const struct json *se = find_std(std, stdname->str, &stdfile);
 
 		if (!se) {
-			fprintf(stderr, "%s:%d: error: unknown ArchStdEvent \"%s\"\n",
-				file, stdname->line, stdname->str);
+			jerror(file, stdname->line,
+			       "unknown ArchStdEvent \"%s\"", stdname->str);
 			return -1;
 		}
 		if (collect(&f, se, stdfile, true))
@@ -580,8 +573,8 @@ int add_json_object(struct table *t, const struct json *obj, const char *file,
 		if (json_get(obj, "CountersNumFixed") ||
 		    json_get(obj, "CountersNumGeneric"))
 			return 0;
-		fprintf(stderr, "%s:%d: error: missing required field %s\n",
-			file, line, "\"EventName\" or \"MetricName\"");
+		jerror(file, line, "missing required field %s",
+		       "\"EventName\" or \"MetricName\"");
 		return -1;
 	}
 	if (get(&f, "EventName") && add_event(t, &f, file, line, topic))

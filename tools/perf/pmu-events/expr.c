@@ -62,8 +62,8 @@ static void lerr(struct lexer *lx, const char *msg)
 	if (lx->failed)
 		return;
 	lx->failed = true;
-	fprintf(stderr, "%s:%d: error: metric expression \"%s\": %s at offset %d\n",
-		lx->file, lx->line, lx->s, msg, (int)(lx->p - lx->s));
+	jerror(lx->file, lx->line, "metric expression \"%s\": %s at offset %d",
+	       lx->s, msg, (int)(lx->p - lx->s));
 }
 
 static bool sym_char(char c)

@@ -110,8 +110,7 @@ static int load_std(const char *archdir, struct std_events *std)
 		if (!j) {
 			err = -1;
 		} else if (j->type != JSON_ARRAY) {
-			fprintf(stderr, "%s:%d: error: expected an array of events\n",
-				path, j->line);
+			jerror(path, j->line, "expected an array of events");
 			err = -1;
 		} else {
 			for (size_t k = 0; k < j->nr; k++) {

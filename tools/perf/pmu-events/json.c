@@ -27,10 +27,9 @@ static void perr(struct parser *ps, const char *msg, int ch)
 		return;
 	ps->failed = true;
 	if (ch >= 0x20 && ch < 0x7f)
-		fprintf(stderr, "%s:%d: error: %s (at '%c')\n", ps->name,
-			ps->line, msg, ch);
+		jerror(ps->name, ps->line, "%s (at '%c')", msg, ch);
 	else
-		fprintf(stderr, "%s:%d: error: %s\n", ps->name, ps->line, msg);
+		jerror(ps->name, ps->line, "%s", msg);
 }
 
 static int peek(struct parser *ps)

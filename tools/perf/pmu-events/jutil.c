@@ -56,6 +56,17 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+void jerror(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: error: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 static void sb_grow(struct strbuf *sb, size_t extra)
 {
 	if (sb->len + extra + 1 <= sb->alloc)

@@ -40,6 +40,9 @@ const char *sb_str(struct strbuf *sb);
 char *sb_detach(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
 
+/* Print "@file:@line: error: " and the message, with a newline. */
+void jerror(const char *file, int line, const char *fmt, ...) __printf(3, 4);
+
 /*
  * Read a whole file; NUL-terminated, length in @len.  On error print
  * "path: reason" and return NULL.

@@ -69,14 +69,14 @@ int read_mapfile(const char *path, const char *arch, struct map_entry **maps,
 			*s++ = '\0';
 		}
 		if (nf < 4) {
-			fprintf(stderr, "%s:%d: error: expected 4 columns (CPUID,Version,Dir,Type), found %d\n",
-				path, lineno, nf);
+			jerror(path, lineno,
+			       "expected 4 columns (CPUID,Version,Dir,Type), found %d",
+			       nf);
 			err = -1;
 			break;
 		}
 		if (nf > 4) {
-			fprintf(stderr, "%s:%d: error: more than 4 columns\n",
-				path, lineno);
+			jerror(path, lineno, "more than 4 columns");
 			err = -1;
 			break;
 		}
@@ -87,22 +87,24 @@ int read_mapfile(const char *path, const char *arch, struct map_entry **maps,
 			char msg[256];
 
 			regerror(rc, &re, msg, sizeof(msg));
-			fprintf(stderr, "%s:%d: error: CPUID \"%s\" is not a valid regular expression: %s\n",
-				path, lineno, fields[0], msg);
+			jerror(path, lineno,
+			       "CPUID \"%s\" is not a valid regular expression: %s",
+			       fields[0], msg);
 			err = -1;
 			break;
 		}
 		regfree(&re);
 		if (strcmp(fields[3], "core")) {
-			fprintf(stderr, "%s:%d: error: type \"%s\" is not supported (only \"core\")\n",
-				path, lineno, fields[3]);
+			jerror(path, lineno,
+			       "type \"%s\" is not supported (only \"core\")",
+			       fields[3]);
 			err = -1;
 			break;
 		}
 		dir = xasprintf("%s/%s", base, fields[2]);
 		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "%s:%d: error: directory \"%s\" does not exist\n",
-				path, lineno, dir);
+			jerror(path, lineno, "directory \"%s\" does not exist",
+			       dir);
 			free(dir);
 			err = -1;
 			break;

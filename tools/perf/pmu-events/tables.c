@@ -67,8 +67,9 @@ static int add_groups(const struct json *obj, const char *file,
 		struct group_desc *g;
 
 		if (v->type != JSON_STRING) {
-			fprintf(stderr, "%s:%d: error: description of metric group \"%s\" is not a string\n",
-				file, v->line, obj->members[i].key);
+			jerror(file, v->line,
+			       "description of metric group \"%s\" is not a string",
+			       obj->members[i].key);
 			return -1;
 		}
 		*groups = xrealloc(*groups, (*nr_groups + 1) * sizeof(**groups));
@@ -106,8 +107,7 @@ struct table *load_table(const char *dir, const struct std_events *std,
 			   !strcmp(names[i], "metricgroups.json")) {
 			err = add_groups(j, path, groups, nr_groups);
 		} else if (j->type != JSON_ARRAY) {
-			fprintf(stderr, "%s:%d: error: expected an array of events\n",
-				path, j->line);
+			jerror(path, j->line, "expected an array of events");
 			err = -1;
 		} else {
 			for (size_t k = 0; k < j->nr && !err; k++)
@@ -159,9 +159,9 @@ int finish_table(struct table *t)
 		const struct event *a = &t->events[i - 1], *b = &t->events[i];
 
 		if (!cmp_events(a, b)) {
-			fprintf(stderr, "%s:%d: error: duplicate event \"%s\" (PMU %s) in %s; first at %s:%d\n",
-				b->file, b->line, b->name, b->pmu, t->dir,
-				a->file, a->line);
+			jerror(b->file, b->line,
+			       "duplicate event \"%s\" (PMU %s) in %s; first at %s:%d",
+			       b->name, b->pmu, t->dir, a->file, a->line);
 			err = -1;
 		}
 	}
