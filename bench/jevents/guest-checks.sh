@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# perf_jevents (in an x86_64 guest, on the host's root over virtio-9p;
-# bench/jevents/guests.sh): the base's perf 6.12 built twice, with stock's
-# generated tables (STOCK_PERF) and with ours (OURS_PERF), on the PMUs of
-# this guest's emulated CPU.  The host puts the paths in front of this
-# file, with STOCK_SRC and OURS_SRC, each build's tools/perf (where perf
-# test finds its shell tests).
+# perf_jevents (in an x86_64 guest, on the host's root over virtio-9p, or
+# an arm64 one, in Debian's arm64 root; bench/jevents/guests.sh): the
+# base's perf 6.12 built twice, with stock's generated tables (STOCK_PERF)
+# and with ours (OURS_PERF), on the PMUs of this guest's emulated CPU.  The
+# host puts the paths in front of this file, with STOCK_SRC and OURS_SRC,
+# each build's tools/perf (where perf test finds its shell tests).
 #  - perf list in every form a user or a script reads: identical output;
 #  - perf's own tests of events, PMUs and metrics: the same result each;
 #  - a named event of the model's JSON (the first that opens): counted by
@@ -31,7 +31,6 @@ run() {
 	shift
 	"$perf" "$@"
 }
-
 
 # same A B: the two files are equal (arm64's root has no diffutils)
 same() {

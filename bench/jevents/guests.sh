@@ -24,7 +24,7 @@ JEVENTS_CPUS=${JEVENTS_CPUS:-intel3 skx icx spr spr-kvm
 	f15h:amd:,family=0x15,model=0x02
 	zen1:amd:,family=0x17,model=0x01 zen2:amd:,family=0x17,model=0x31
 	zen3:amd:,family=0x19,model=0x01 zen4:amd:,family=0x19,model=0x11
-	zen5:amd:,family=0x1a,model=0x30}
+	zen5:amd:,family=0x1a,model=0x02}
 # QEMU's arm64 CPUs: max (no mapfile line) and the cores the mapfile names
 JEVENTS_ARM_CPUS=${JEVENTS_ARM_CPUS:-max cortex-a53 cortex-a57 cortex-a72
 	cortex-a76 neoverse-n1}
