@@ -82,6 +82,7 @@ for t in 'Parse event definition strings' 'Sysfs PMU tests' \
 	 'PMU JSON event tests' 'Parse and process metrics' \
 	 'perf list tests' 'perf all metricgroups test' \
 	 'perf stat metrics (shadow stat) test'; do
+	res_stock= res_ours=
 	for kind in stock ours; do
 		src=$STOCK_SRC
 		[ $kind = ours ] && src=$OURS_SRC
@@ -93,9 +94,10 @@ for t in 'Parse event definition strings' 'Sysfs PMU tests' \
 		[ -n "$num" ] || continue
 		(cd "$src" && timeout -s KILL 900 "$(run_path $kind)" test "$num") \
 			> "test-$kind.txt" 2>&1 < /dev/null
+		rc=$?
 		res=$(grep -E ': (Ok|FAILED|Skip)' "test-$kind.txt" |
 		      sed 's/^ *[0-9.]*: *//; s/  */ /g' | sort | tr '\n' ';')
-		[ -n "$res" ] || res="no result (rc $?)"
+		[ -n "$res" ] || res="no result (rc $rc)"
 		eval "res_$kind=\$res"
 	done
 	if [ -z "$num_stock" ] || [ -z "$num_ours" ]; then
@@ -139,12 +141,12 @@ fi
 # each build taken in turns
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 cost() {
-	local what=$1 i kind
+	local what=$1 kind
 
 	shift
 	: > cost-stock.txt
 	: > cost-ours.txt
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		for kind in stock ours; do
 			run ours stat -x, -e instructions -o count.txt -- \
 				"$(run_path $kind)" "$@" > /dev/null 2>&1
