@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 
 static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
@@ -296,13 +298,35 @@ static inline void null_reads(int n)
 }
 
 /*
+ * Wait (up to 5 s) until task @pid sleeps (state S in /proc/PID/stat);
+ * false if it does not.
+ */
+static inline bool task_sleeps(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (int i = 0; i < 5000; i++) {
+		if (read_first_line(path, buf, sizeof(buf)))
+			return false;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+/*
  * Fork a child that waits until released, with an optional way back: the
  * child returns 0 once released (it exits at once if the parent gave up);
  * the parent gets the child's pid, or -1 on failure.  In the parent, *@go
  * is what step_child() and release_child() write to and *@done (when not
  * NULL) what await_child() reads; in the child, *@done is what child_done()
  * writes to and *@go what child_wait() reads.  Tests use it to attach
- * events to a child before it runs, then to walk it through steps.
+ * events to a child before it runs, then to walk it through steps.  It returns once the child sleeps in its first
+ * wait: events attached then start together when it is released, not one
+ * by one while it still runs towards that wait.
  */
 static inline pid_t fork_held_done(int *go, int *done)
 {
@@ -338,6 +362,13 @@ static inline pid_t fork_held_done(int *go, int *done)
 		close(g[1]);
 		if (done)
 			close(d[0]);
+		return -1;
+	}
+	if (!task_sleeps(pid)) {
+		close(g[1]);		/* the child exits at once */
+		if (done)
+			close(d[0]);
+		waitpid(pid, NULL, 0);
 		return -1;
 	}
 	*go = g[1];
