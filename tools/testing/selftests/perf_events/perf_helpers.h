@@ -324,9 +324,10 @@ static inline bool task_sleeps(pid_t pid)
  * is what step_child() and release_child() write to and *@done (when not
  * NULL) what await_child() reads; in the child, *@done is what child_done()
  * writes to and *@go what child_wait() reads.  Tests use it to attach
- * events to a child before it runs, then to walk it through steps.  It returns once the child sleeps in its first
- * wait: events attached then start together when it is released, not one
- * by one while it still runs towards that wait.
+ * events to a child before it runs, then to walk it through steps.  It
+ * returns once the child sleeps in its first wait: events attached then
+ * start together when it is released, not one by one while it still runs
+ * towards that wait.
  */
 static inline pid_t fork_held_done(int *go, int *done)
 {
