@@ -17,7 +17,7 @@ frags="$TOP/bench/configs/common.config $TOP/bench/configs/$arch.config"
 # The sum covers the tree's Kconfig files too: a symbol the series adds
 # or changes gets the value a fresh configuration gives it (as on CI),
 # not the default syncconfig picks for it in an old .config.
-sum=$( (cat $frags; find "$src" -name 'Kconfig*' -not -path '*/.git/*' |
+sum=$( (cat $frags; find "$src" -name .git -prune -o -name 'Kconfig*' -print |
 	LC_ALL=C sort | xargs cat) | sha1sum | cut -d' ' -f1)
 # LOCALVERSION= keeps uname -r the same as stock's (no "+" for the git
 # series tree); the make variables of our caller must not leak into kbuild:

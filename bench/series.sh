@@ -13,6 +13,9 @@ if [ ! -e "$SERIES/.git/bench-base" ]; then
 	rm -rf "$SERIES"
 	cp -a "$BASE" "$SERIES.tmp"
 	git -C "$SERIES.tmp" init -q -b stock
+	# no "git gc --auto" detached in the background: it would still be
+	# deleting loose objects while the builds that follow walk the tree
+	git -C "$SERIES.tmp" config gc.auto 0
 	git -C "$SERIES.tmp" -c user.name=bench -c user.email=bench@localhost \
 		add -A -f .
 	git -C "$SERIES.tmp" -c user.name=bench -c user.email=bench@localhost \
