@@ -8,14 +8,17 @@
  * open result ("hw 3 -> 0", "cache 0x10002 -> -2"); the marker after the
  * i-th result carries i's low byte in its counter mask.  Then raw events with
  * a config1 (extra registers, topdown pseudo-encodings) and groups of them
- * ("raw 0x1b7/0x1 -> 0", "group 0x400,0x8000 -> 0,-22": each member's
- * open result, the group enabled and disabled through its leader).
+ * ("raw 0x1b7/0x1 -> 0", "group 0x400,0x8000 -> 0,-22 idx 33,-": each
+ * member's open result, the group enabled and disabled through its
+ * leader, and the counter each member was on while it counted, as its
+ * user page gives it to RDPMC: the counter's index + 1, 0 for none).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -71,7 +74,8 @@ struct raw {
 /* the members of a group (config 0 ends it), each opened in turn */
 static void try_group(const struct raw *m)
 {
-	int fd[16], n, leader = -1;
+	struct perf_event_mmap_page *pg[16];
+	int fd[16], idx[16], n, leader = -1;
 	char line[512];
 	int len = 0, i;
 
@@ -88,12 +92,27 @@ static void try_group(const struct raw *m)
 				i ? "," : " ", fd[i] < 0 ? fd[i] : 0);
 		if (!i && fd[i] >= 0)
 			leader = fd[i];
+		pg[i] = fd[i] < 0 ? MAP_FAILED :
+			mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd[i], 0);
+		idx[i] = -1;
 	}
-	if (leader >= 0)
+	if (leader >= 0) {
+		ioctl(leader, PERF_EVENT_IOC_ENABLE, 0);
+		for (i = 0; i < n; i++)
+			if (pg[i] != MAP_FAILED)
+				idx[i] = *(volatile __u32 *)&pg[i]->index;
+		ioctl(leader, PERF_EVENT_IOC_DISABLE, 0);
 		run(leader);
-	for (i = 0; i < n; i++)
+	}
+	len += snprintf(line + len, sizeof(line) - len, " idx");
+	for (i = 0; i < n; i++) {
+		len += snprintf(line + len, sizeof(line) - len, idx[i] < 0 ?
+				"%s-" : "%s%d", i ? "," : " ", idx[i]);
+		if (pg[i] != MAP_FAILED)
+			munmap(pg[i], getpagesize());
 		if (fd[i] >= 0)
 			close(fd[i]);
+	}
 	printf("%s\n", line);
 }
 
@@ -106,6 +125,8 @@ static const struct raw raws[] = {
 	/* AnyThread on a fixed counter's event and on a general one */
 	{ 0x20003c }, { 0x2000c4 },
 	{ 0x8203 },
+	/* AMD Zen's large-increment event: which encodings take a pair */
+	{ 0x0003 }, { 0x100000003ULL }, { 0x01000003 },
 };
 
 static const struct raw groups[][10] = {
@@ -123,6 +144,8 @@ static const struct raw groups[][10] = {
 	/* Sapphire Rapids' mem-loads-aux, and load latency behind it */
 	{ { 0x8203 }, { 0x01cd, 3 } },
 	{ { 0x8203 }, { 0x8203 }, { 0x8203 }, { 0x8203 }, { 0x8203 } },
+	/* pairs after an event on counter 0: the group fills six counters */
+	{ { 0x0076 }, { 0x0003 }, { 0x0003 }, { 0x0076 }, { 0x0076 } },
 };
 
 int main(void)

@@ -13,7 +13,11 @@
 # SERIES_IMAGE and INITRD take kernels and an initramfs built before.
 # Stock's driver is the oracle: every event whose encoding or open errno
 # differs between the kernels is printed, and the script fails if any
-# does.  Not part of make check (some 3 minutes); its findings are kept as
+# does.  On the Intel personalities a second boot of each kernel, without
+# the trace, runs bench/pmu-constraints.c: for every event select and
+# single-bit unit mask, how many copies of the event a group takes and on
+# which counters (the drivers' counter rules); every line that differs is
+# printed too.  Not part of make check (some 3 minutes); its findings are kept as
 # KUnit cases (arch/x86/events/tests/core_kunit.c).
 . "$(dirname "$0")/lib.sh"
 
@@ -43,6 +47,7 @@ fi
 "$TOP/bench/qemu.sh" > /dev/null
 rm -rf "$out" && mkdir -p "$out/root/tests"
 gcc -O2 -static -o "$out/root/tests/pmu-encodings" "$TOP/bench/pmu-encodings.c"
+gcc -O2 -static -o "$out/root/tests/pmu-constraints" "$TOP/bench/pmu-constraints.c"
 # the probe, appended to the guest's initramfs as a second archive
 cp "$INITRD" "$out/initrd.gz"
 truncate -s %512 "$out/initrd.gz"
@@ -59,6 +64,9 @@ for p in "${personalities[@]}"; do
 		[ "$kernel" = stock ] && image=$STOCK_IMAGE
 		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.log X86_PMU=$pmu"
 		jobs+=" X86_CPU_EXTRA=$extra TESTS=pmu-encodings BENCH_PMU_TRACE=1"$'\n'
+		[ "$pmu" = amd ] && continue
+		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.constraints.log"
+		jobs+=" X86_PMU=$pmu X86_CPU_EXTRA=$extra TESTS=pmu-constraints"$'\n'
 	done
 done
 boot_all <<< "$jobs"
@@ -72,6 +80,7 @@ encodings() {
 	python3 - "$1" <<'PY'
 import re, sys
 on, seen, fixed, lines, done = False, {}, {}, [], False
+counters = {}
 cur, curfixed, last = [], 0, -1
 for l in open(sys.argv[1], errors='replace'):
     if '@@BENCH-BEGIN pmu-encodings' in l:
@@ -110,9 +119,11 @@ for l in open(sys.argv[1], errors='replace'):
     m = re.match(r'(hw|cache|raw) (\S+) -> (-?\d+)', l)
     if m:
         lines.append(' '.join(m.groups()))
-    m = re.match(r'group (\S+) -> (\S+)', l)
+    m = re.match(r'group (\S+) -> (\S+)(?: idx (\S+))?', l)
     if m:
-        lines.append('group %s %s' % m.groups())
+        if m.group(3):
+            counters[len(lines)] = 'idx:' + m.group(3)
+        lines.append('group %s %s' % m.groups()[:2])
     done = done or l.startswith('pmu-encodings done')
 if not done:
     print('(the probe did not finish)')
@@ -124,13 +135,14 @@ for i, e in enumerate(lines):
     vals = sorted(seen.get(i, []))
     if fixed.get(i):
         vals.append('fixed:%#x' % fixed[i])
-    print(e, *(vals if opened else []))
+    print(e, *(vals if opened else []), *([counters[i]] if i in counters else []))
 PY
 }
 
 bad=0
 for f in "$out"/stock-*.log; do
 	[ -f "$f" ] || continue
+	case $f in *.constraints.log) continue ;; esac
 	name=$(basename "$f" .log) name=${name#stock-}
 	encodings "$f" > "$out/stock-$name.txt"
 	encodings "$out/series-$name.log" > "$out/series-$name.txt"
@@ -153,6 +165,23 @@ for f in "$out"/stock-*.log; do
 	else
 		echo "$name: differs (stock -, series +):"
 		grep '^[-+][a-z]' "$out/$name.diff" || true
+		bad=1
+	fi
+	[ -f "$out/stock-$name.constraints.log" ] || continue
+	for k in stock series; do
+		tr -d '\r' < "$out/$k-$name.constraints.log" |
+			grep -E '^c |^pmu-constraints done' > "$out/$k-$name.constraints.txt" || true
+		if ! grep -q '^pmu-constraints done' "$out/$k-$name.constraints.txt"; then
+			echo "$name: the constraint probe did not finish on $k"
+			bad=1
+		fi
+	done
+	if diff -U0 "$out/stock-$name.constraints.txt" "$out/series-$name.constraints.txt" \
+		> "$out/$name.constraints.diff"; then
+		echo "$name: $(grep -c '^c ' "$out/stock-$name.constraints.txt") constraint probes, the same"
+	else
+		echo "$name: constraints differ (stock -, series +; config, members, errno, counters):"
+		grep '^[-+]c ' "$out/$name.constraints.diff" || true
 		bad=1
 	fi
 done

@@ -10,6 +10,8 @@
  * set and the global control holds the started counters while the PMU is
  * on, 0 while it is off.  Without one (Intel version 1, AMD before
  * PerfMonV2) each started counter's EN bit is set and cleared instead.
+ * An AMD counter pair's odd counter (counters.c) runs the Merge event
+ * while its even counter is started.
  *
  * Counts: a counter narrower than 64 bits is armed at minus the events
  * left in the period (at most core->max_period), so it wraps, and
@@ -143,6 +145,7 @@ void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 		x86_hw_wrmsr(hw, global_clear_msr(desc), status);
 	cpu->fixed_ctrl = 0;
 	cpu->running = 0;
+	cpu->merged = 0;
 	cpu->enabled = false;
 	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
 }
@@ -157,6 +160,47 @@ static u64 gp_control(struct x86_core_cpu *cpu, struct perf_event *event,
 		val &= ~AMD64_EVENTSEL_HOSTONLY;
 
 	return en ? val | ARCH_PERFMON_EVENTSEL_ENABLE : val;
+}
+
+/*
+ * AMD's counter pairs (detect.h): the odd counter after a large-increment
+ * event's holds the upper bits of its count, the sign extension of what
+ * the even counter is armed with, and runs the Merge event (PMCx0FF,
+ * EventSelect[11:8] 0xF) while the even one counts.  The count is read
+ * from the even counter, as for any event.
+ */
+#define AMD_MERGE_CONTROL	(0x0ffULL | 0xfULL << 32 | \
+				 ARCH_PERFMON_EVENTSEL_ENABLE)
+
+static bool is_pair(const struct x86_core_cpu *cpu,
+		    const struct perf_event *event)
+{
+	return x86_core_merge_pair(&cpu->core->desc, event->hw.config);
+}
+
+/* a pair's odd counter: the upper bits of @val, the even one's value */
+static void pair_arm(struct x86_core_cpu *cpu, struct perf_event *event,
+		     u64 val)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	u8 width = desc->gp_width;
+
+	if (!is_pair(cpu, event))
+		return;
+	x86_hw_wrmsr(cpu->core->hw, x86_core_ctr_msr(desc, event->hw.idx + 1),
+		     val & BIT_ULL(width - 1) ? GENMASK_ULL(63 - width, 0) : 0);
+}
+
+/* a pair's odd counter: running the Merge event, or off */
+static void pair_control(struct x86_core_cpu *cpu, struct perf_event *event,
+			 bool on)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+
+	if (is_pair(cpu, event))
+		x86_hw_wrmsr(cpu->core->hw,
+			     x86_core_evtsel_msr(desc, event->hw.idx + 1),
+			     on ? AMD_MERGE_CONTROL : 0);
 }
 
 /**
@@ -232,7 +276,7 @@ static bool global_all(const struct x86_core_cpu *cpu)
  *
  * Intel: every counter, and the topdown metrics where there are (each
  * counter counts when its own control enables it, as stock leaves the
- * MSR); AMD: the started counters.
+ * MSR); AMD: the started counters and the odd counters of placed pairs.
  *
  * Return: the value.
  */
@@ -242,7 +286,7 @@ u64 x86_core_global_on(const struct x86_core_cpu *cpu)
 	u64 val;
 
 	if (!global_all(cpu))
-		return cpu->running;
+		return cpu->running | cpu->merged;
 	val = (u64)desc->fixed_mask << X86_CORE_IDX_FIXED;
 	if (desc->num_gp)
 		val |= GENMASK_ULL(desc->num_gp - 1, 0);
@@ -355,6 +399,7 @@ static u64 set_period(struct x86_core_cpu *cpu, struct perf_event *event)
 	val &= mask;
 	local64_set(&hwc->prev_count, counter_value(cpu, event, val));
 	x86_hw_wrmsr(cpu->core->hw, hwc->event_base, val);
+	pair_arm(cpu, event, val);
 	perf_event_update_userpage(event);
 	return ended;
 }
@@ -385,12 +430,13 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 		cpu->fixed_ctrl |= intel_fixed_bits_by_idx(idx, fixed_field(event));
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
 	} else {
+		pair_control(cpu, event, true);
 		x86_extra_write(hw, event);
 		x86_hw_wrmsr(hw, hwc->config_base,
 			     gp_control(cpu, event, global || cpu->enabled));
 	}
 	if (global && cpu->enabled && !global_all(cpu))
-		write_global(cpu, cpu->running);
+		write_global(cpu, x86_core_global_on(cpu));
 }
 
 /**
@@ -416,7 +462,7 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 		cpu->running &= ~BIT_ULL(idx);
 		if (has_global(&cpu->core->desc) && cpu->enabled &&
 		    !global_all(cpu))
-			write_global(cpu, cpu->running);
+			write_global(cpu, x86_core_global_on(cpu));
 		if (is_fixed(idx)) {
 			cpu->fixed_ctrl &= ~intel_fixed_bits_by_idx(idx - X86_CORE_IDX_FIXED,
 								   0xfULL);
@@ -426,6 +472,7 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 			/* its control as it was, less EN */
 			x86_hw_wrmsr(hw, hwc->config_base,
 				     gp_control(cpu, event, false));
+			pair_control(cpu, event, false);
 		}
 		/* the metrics' shares of what the leader counted, theirs */
 		if (hwc->flags & X86_CORE_FLAG_TD_SLOTS)
@@ -479,6 +526,8 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 			     width_mask(counter_width(desc, idx)));
 		if (is_fixed(idx))
 			continue;
+		pair_arm(cpu, event, local64_read(&event->hw.prev_count));
+		pair_control(cpu, event, true);
 		x86_extra_write(hw, event);
 		x86_hw_wrmsr(hw, event->hw.config_base,
 			     gp_control(cpu, event, global || cpu->enabled));

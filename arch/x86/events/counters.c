@@ -8,7 +8,9 @@
  * Constraints: every general-purpose counter counts every event the
  * driver maps (the architectural events of Intel, AMD's core events) but
  * where an Intel model's rules (models.c) narrow an event to some of
- * them, as the model's event list says; an Intel fixed counter counts its
+ * them, as the model's event list says, and where an AMD Zen
+ * large-increment event takes an even counter and the odd one after it
+ * (a counter pair, detect.h); an Intel fixed counter counts its
  * own event as well (instructions on 0,
  * core cycles on 1, topdown slots on 3) when no edge, invert, counter mask
  * or pin control is asked for, and its pseudo-encoding names it alone
@@ -19,7 +21,10 @@
  * first free counter it may use, fixed counters before general-purpose
  * ones and lower indices first, and where none is free an augmenting path
  * moves events placed before it.  The result depends only on the input,
- * and a set that has any assignment gets one.
+ * and a set that has any assignment gets one.  A pair takes the lowest
+ * even counter whose odd neighbour is free too: pairs go first (the most
+ * constrained), and every other AMD event may use any counter, so no
+ * other choice would fit more.
  *
  * Locking: x86_core_constraint() and x86_core_assign() read only their
  * arguments.  Group validation walks the leader's sibling list from
@@ -44,11 +49,27 @@ static const u64 intel_fixed_events[X86_CORE_NR_FIXED] = {
 	0x01a4,		/* TOPDOWN.SLOTS */
 };
 
+/* the even general-purpose counters, where a counter pair may start */
+#define EVEN_COUNTERS		0x55555555ULL
+
 static u64 fixed_bit(const struct x86_core_desc *desc, unsigned int i)
 {
 	if (i >= X86_CORE_NR_FIXED || !(desc->fixed_mask & BIT(i)))
 		return 0;
 	return BIT_ULL(X86_CORE_IDX_FIXED + i);
+}
+
+/**
+ * x86_core_merge_pair - does an event take a counter pair?
+ * @desc: the PMU
+ * @evsel: the event's control value
+ *
+ * Return: true for a large-increment event (event select 0x003, both
+ * parts of it) on a PMU with counter pairs.
+ */
+bool x86_core_merge_pair(const struct x86_core_desc *desc, u64 evsel)
+{
+	return desc->merge_pairs && (evsel & AMD64_EVENTSEL_EVENT) == 0x003;
 }
 
 /**
@@ -64,8 +85,14 @@ u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel)
 	u64 mask = desc->num_gp ? GENMASK_ULL(desc->num_gp - 1, 0) : 0;
 	unsigned int i;
 
-	if (desc->vendor != X86_CORE_INTEL)
-		return desc->vendor == X86_CORE_AMD ? mask : 0;
+	if (desc->vendor != X86_CORE_INTEL) {
+		if (desc->vendor != X86_CORE_AMD)
+			return 0;
+		/* a pair: an even counter whose odd neighbour exists */
+		if (x86_core_merge_pair(desc, evsel))
+			return mask & (mask >> 1) & EVEN_COUNTERS;
+		return mask;
+	}
 	switch (x86_topdown_code(desc, code)) {
 	case X86_TD_FIXED:
 		/* event select 0, unit mask i + 1: fixed counter i only */
@@ -128,7 +155,7 @@ static bool augment(struct matching *mt, unsigned int e)
  * @evsel: the events' control values
  * @n: how many
  * @busy: counter indices already taken
- * @assign: the counter index of each event, on success
+ * @assign: the counter index of each event, on success (a pair's even one)
  *
  * Return: 0, or -EAGAIN when the events cannot all be counted at once on
  * the counters that are free (@assign is then left as it was).
@@ -139,7 +166,8 @@ int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 	unsigned int order[X86_CORE_NR_IDX];
 	struct matching mt;
 	unsigned int i, j, e, w;
-	u64 taken = busy, free;
+	u64 taken = busy, free, odd = 0;
+	bool pair;
 
 	if (n > X86_CORE_NR_IDX)
 		return -EAGAIN;
@@ -157,13 +185,22 @@ int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 	}
 	for (i = 0; i < n; i++) {
 		e = order[i];
+		pair = x86_core_merge_pair(desc, evsel[e]);
 		free = mt.allowed[e] & ~taken;
+		if (pair)
+			free &= ~(taken >> 1);
 		if (free) {
 			j = preferred(free);
 			mt.owner[j] = e;
 			taken |= BIT_ULL(j);
+			if (pair)
+				odd |= BIT_ULL(j + 1);
+			taken |= odd;
 			continue;
 		}
+		/* AMD: moving events placed before would free no counter */
+		if (desc->vendor != X86_CORE_INTEL)
+			return -EAGAIN;
 		mt.visited = busy;
 		if (!augment(&mt, e))
 			return -EAGAIN;
@@ -263,6 +300,13 @@ int x86_core_validate_group(const struct x86_core_pmu *core,
 	       -EINVAL : 0;
 }
 
+/* the odd counter a counter pair on @idx holds as well, or 0 */
+static u64 pair_bit(const struct x86_core_desc *desc,
+		    const struct perf_event *event, int idx)
+{
+	return x86_core_merge_pair(desc, event->hw.config) ? BIT_ULL(idx + 1) : 0;
+}
+
 /* point @event's MSR fields at counter @idx */
 static void place(const struct x86_core_desc *desc, struct perf_event *event,
 		  unsigned int idx)
@@ -308,6 +352,7 @@ static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
 		x86_core_stop(cpu, event, true);
 		cpu->events[idx] = NULL;
 		cpu->used &= ~BIT_ULL(idx);
+		cpu->merged &= ~pair_bit(desc, event, idx);
 	}
 	for (i = 0; i < n; i++) {
 		event = placed[i];
@@ -316,6 +361,7 @@ static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
 		place(desc, event, assign[i]);
 		cpu->events[assign[i]] = event;
 		cpu->used |= BIT_ULL(assign[i]);
+		cpu->merged |= pair_bit(desc, event, assign[i]);
 		if (was_running[i])
 			x86_core_start(cpu, event);
 		perf_event_update_userpage(event);
@@ -408,7 +454,8 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		}
 	}
 	if (!ret)
-		ret = x86_core_assign(desc, evsel, n, cpu->used, assign);
+		ret = x86_core_assign(desc, evsel, n, cpu->used | cpu->merged,
+				      assign);
 	if (ret == -EAGAIN && cpu->used && i == n)
 		ret = repack(cpu, evsel, n, assign);
 	if (ret) {
@@ -422,6 +469,7 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		place(desc, events[i], assign[i]);
 		cpu->events[assign[i]] = events[i];
 		cpu->used |= BIT_ULL(assign[i]);
+		cpu->merged |= pair_bit(desc, events[i], assign[i]);
 	}
 	for (i = 0; i < nr_metrics; i++)
 		x86_topdown_place(cpu, metrics[i], false);
@@ -445,6 +493,7 @@ void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event)
 	x86_extra_release(cpu->extra, event);
 	cpu->events[idx] = NULL;
 	cpu->used &= ~BIT_ULL(idx);
+	cpu->merged &= ~pair_bit(&cpu->core->desc, event, idx);
 	event->hw.idx = -1;
 	perf_event_update_userpage(event);
 }

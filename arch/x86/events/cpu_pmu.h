@@ -291,6 +291,8 @@ struct x86_extra_reg {
  * @hg_bits: AMD: the HostOnly and GuestOnly bits go to the counters (SVM
  *	is enabled on this CPU); without SVM they are left out, as no guest runs
  *	and a counter with HostOnly alone would not count.
+ * @merged: AMD: the odd counters that placed counter pairs hold (the event
+ *	is on the even counter below each, in @events).
  * @fixed_ctrl: what IA32_FIXED_CTR_CTRL holds.
  * @extra: Intel: the extra registers (extra_regs.c).
  * @metric: Intel: the placed topdown metric events, by field (topdown.c).
@@ -302,6 +304,7 @@ struct x86_core_cpu {
 	u64 running;
 	bool enabled;
 	bool hg_bits;
+	u64 merged;
 	u64 fixed_ctrl;
 	struct x86_extra_reg extra[X86_XREG_NR];
 	struct perf_event *metric[INTEL_TD_METRIC_NUM];
@@ -416,6 +419,7 @@ x86_intel_model_cache(const struct x86_intel_model *model, unsigned int cache,
 u64 x86_intel_rule_counters(const struct x86_core_desc *desc, u64 evsel);
 
 /* counters.c */
+bool x86_core_merge_pair(const struct x86_core_desc *desc, u64 evsel);
 u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel);
 int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 		    unsigned int n, u64 busy, int *assign);

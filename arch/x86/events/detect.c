@@ -241,5 +241,7 @@ int x86_core_detect(const struct x86_hw *hw, struct x86_core_desc *desc)
 	desc->model = cpuid_model(leaf1.eax);
 	if (desc->vendor == X86_CORE_INTEL)
 		x86_intel_model_detect(hw, desc);
+	else
+		desc->merge_pairs = desc->family >= 0x17 && desc->core_ext;
 	return 0;
 }

@@ -47,6 +47,10 @@ enum x86_core_vendor {
  *	six counters at the MSR_F15H_PERF_CTL/CTR pairs.
  * @perfmon_v2: AMD: PerfMonV2 (CPUID 0x80000022 EAX[0]): global control
  *	and status MSRs, @num_gp from CPUID 0x80000022 EBX[3:0].
+ * @merge_pairs: AMD family 17h on (Zen): a large-increment event (event
+ *	select 0x003, the retired FLOPs) takes an even counter and the odd one
+ *	after it, which runs the Merge event and holds the count's upper
+ *	bits (AMD's PPR, "Large Increment per Cycle Events").
  * @hypervisor: CPUID says a hypervisor runs us.
  * @intel_model: Intel: what the driver knows of the model beyond CPUID
  *	(models.c), NULL for a model it has no table of.
@@ -81,6 +85,7 @@ struct x86_core_desc {
 	bool full_width_write;
 	bool core_ext;
 	bool perfmon_v2;
+	bool merge_pairs;
 	bool hypervisor;
 	const struct x86_intel_model *intel_model;
 	const struct x86_counter_rules *counter_rules;

@@ -1053,6 +1053,102 @@ static void perf_x86_core_model_constrained(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, branch->hw.idx, 4);
 }
 
+/* a raw event of @t's PMU, opened, placed and started; NULL if it waits */
+static struct perf_event *run_raw(struct core_test *t, u64 config)
+{
+	struct perf_event *ev = raw_event(t, config, 0);
+
+	KUNIT_ASSERT_EQ(t->test, x86_core_event_init(&t->core, ev), 0);
+	if (x86_core_add_group(&t->cpu, &ev, 1))
+		return NULL;
+	x86_core_start(&t->cpu, ev);
+	return ev;
+}
+
+/*
+ * AMD Zen's large-increment events (event select 0x003) each take an even
+ * counter and the odd one after it, which runs the Merge event (PERF_CTL
+ * 0xf004000ff, as stock's driver writes it on the emulated Zen parts,
+ * make encodings) and holds 0xffff, the upper bits of the armed value:
+ * three fit in six counters, a fourth in a group is -EINVAL, and events
+ * already counting move to make room for a pair, their counts kept.
+ * Earlier families have no pairs.
+ */
+static void perf_x86_core_amd_merge_pairs(struct kunit *test)
+{
+	const struct x86_core_desc *zen2 = &x86_pmu_fixture_amd_zen2.pmu;
+	const struct x86_core_desc *k8 = &x86_pmu_fixture_amd_k8.pmu;
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_amd_zen4);
+	struct x86_pmu_model_event cyc = { .select = 0x76, .fixed = -1 };
+	struct x86_pmu_model_event flops = { .select = 0x8203, .fixed = -1 };
+	struct perf_event *ev[5], *c[3], *p[2];
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(zen2, 0x0003), 0x15ULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(zen2, 0x8203), 0x15ULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(zen2, 0x100000003ULL), 0x3fULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(k8, 0x0003), 0xfULL);
+
+	/* a group: three pairs, and the fourth never fits */
+	for (i = 0; i < 4; i++) {
+		ev[i] = raw_event(t, 0x8203, 0);
+		if (i)
+			ev[i]->group_leader = ev[0];
+		KUNIT_EXPECT_EQ_MSG(test, x86_core_event_init(&t->core, ev[i]),
+				    i == 3 ? -EINVAL : 0, "member %u", i);
+		if (i && i < 3)
+			join(ev[0], ev[i]);
+	}
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, ev, 3), 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, ev[i]->hw.idx, 2 * i);
+		x86_core_start(&t->cpu, ev[i]);
+	}
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_F15H_PERF_CTL + 2),
+			0xf004000ffULL);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_F15H_PERF_CTR + 2), 0xffffULL);
+	x86_core_enable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_AMD64_PERF_CNTR_GLOBAL_CTL),
+			0x3fULL);
+	x86_pmu_model_count(t->m, &flops, true, 64);
+	x86_core_disable(&t->cpu);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, count_of(t, ev[i]), 64);
+		x86_core_del(&t->cpu, ev[i]);
+	}
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_F15H_PERF_CTL + 2), 0);
+	KUNIT_EXPECT_EQ(test, t->cpu.used | t->cpu.merged, 0);
+
+	/* cycles on 0, 1, 2; with 1 gone, a pair on 4, then one more */
+	for (i = 0; i < 3; i++)
+		c[i] = run_raw(t, 0x0076);
+	x86_core_del(&t->cpu, c[1]);
+	p[0] = run_raw(t, 0x0003);
+	KUNIT_ASSERT_NOT_NULL(test, p[0]);
+	KUNIT_EXPECT_EQ(test, p[0]->hw.idx, 4);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &cyc, true, 100);
+	x86_core_disable(&t->cpu);
+	p[1] = run_raw(t, 0x0003);
+	KUNIT_ASSERT_NOT_NULL(test, p[1]);
+	/* counter 1 and 3 free, no pair: everything moved, pairs first */
+	KUNIT_EXPECT_EQ(test, p[0]->hw.idx, 0);
+	KUNIT_EXPECT_EQ(test, p[1]->hw.idx, 2);
+	KUNIT_EXPECT_EQ(test, c[0]->hw.idx, 4);
+	KUNIT_EXPECT_EQ(test, c[2]->hw.idx, 5);
+	KUNIT_EXPECT_EQ(test, t->cpu.merged, BIT_ULL(1) | BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_F15H_PERF_CTL + 2), 0xf004000ffULL);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_F15H_PERF_CTL + 6), 0xf004000ffULL);
+	x86_core_enable(&t->cpu);
+	x86_pmu_model_count(t->m, &cyc, true, 50);
+	x86_core_disable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, count_of(t, c[0]), 150);
+	KUNIT_EXPECT_EQ(test, count_of(t, c[2]), 150);
+	/* a third pair would need a cycles event to leave */
+	KUNIT_EXPECT_NULL(test, run_raw(t, 0x0003));
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
 /*
  * Events already counting move to other counters to make room for ones
  * that may use only theirs (as stock places perf stat -d's branches on
@@ -1322,6 +1418,7 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE(perf_x86_core_model_tables),
 	KUNIT_CASE(perf_x86_core_model_constrained),
 	KUNIT_CASE(perf_x86_core_model_repack),
+	KUNIT_CASE(perf_x86_core_amd_merge_pairs),
 	KUNIT_CASE(perf_x86_core_model_cache),
 	KUNIT_CASE(perf_x86_core_model_offcore),
 	KUNIT_CASE(perf_x86_core_model_topdown),

@@ -18,7 +18,7 @@ static const char *const field_names[] = {
 	"fixed_width", "events_mask_len", "events_unavailable",
 	"anythread_deprecated", "perf_capabilities", "full_width_write",
 	"core_ext", "perfmon_v2", "hypervisor", "evtsel_base", "ctr_base",
-	"msr_stride", "family", "model",
+	"msr_stride", "family", "model", "merge_pairs",
 };
 
 /* the numeric fields of @d, in the order of field_names */
@@ -44,6 +44,7 @@ static void desc_fields(const struct x86_core_desc *d, u64 *v)
 	v[17] = d->msr_stride;
 	v[18] = d->family;
 	v[19] = d->model;
+	v[20] = d->merge_pairs;
 }
 
 static void perf_x86_detect_fixture(struct kunit *test)

@@ -166,7 +166,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_amd_zen2 = {
 	.pmu = {
 		.vendor = X86_CORE_AMD, .family = 0x17, .model = 0x71,
 		.num_gp = 6, .gp_width = 48,
-		.core_ext = true,
+		.core_ext = true, .merge_pairs = true,
 		.evtsel_base = MSR_F15H_PERF_CTL, .ctr_base = MSR_F15H_PERF_CTR,
 		.msr_stride = 2,
 	},
@@ -190,7 +190,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_amd_zen4 = {
 		.vendor = X86_CORE_AMD, .family = 0x19, .model = 0x61,
 		.version = 2,
 		.num_gp = 6, .gp_width = 48,
-		.core_ext = true, .perfmon_v2 = true,
+		.core_ext = true, .perfmon_v2 = true, .merge_pairs = true,
 		.evtsel_base = MSR_F15H_PERF_CTL, .ctr_base = MSR_F15H_PERF_CTR,
 		.msr_stride = 2,
 	},

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest side of bench/pmu-encodings.sh's constraint pass: for every event
+ * select 0x01-0xff with unit mask 0 and each single-bit unit mask, a group
+ * of up to 13 copies of the raw event (as many as there are counters,
+ * fixed ones included, and one more), opened member by member until one
+ * is refused, enabled once, and the counters its members were on as their
+ * user pages give them to RDPMC (index + 1; fixed counter i is 1 << 30 |
+ * i, + 1).  One line an event:
+ *
+ *	c 0x0276 4 -22 1,2,3,4
+ *
+ * (the config, how many members opened, the errno of the first refused
+ * one or 0, the sorted counter list).  The number that fit is the number
+ * of counters the event may use, and the list says which: the drivers'
+ * counter rules, compared between kernels without reading either's
+ * tables.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_MEMBERS	13
+
+static int open_raw(__u64 config, int group)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_RAW;
+	a.size = sizeof(a);
+	a.config = config;
+	a.disabled = group < 0;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void probe(__u64 config)
+{
+	struct perf_event_mmap_page *pg[MAX_MEMBERS];
+	__u32 idx[MAX_MEMBERS];
+	int fd[MAX_MEMBERS], n, err = 0, i;
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (n = 0; n < MAX_MEMBERS; n++) {
+		fd[n] = open_raw(config, n ? fd[0] : -1);
+		if (fd[n] < 0) {
+			err = fd[n];
+			break;
+		}
+		pg[n] = mmap(NULL, page, PROT_READ, MAP_SHARED, fd[n], 0);
+	}
+	if (n) {
+		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0);
+		for (i = 0; i < n; i++)
+			idx[i] = pg[i] == MAP_FAILED ? 0 :
+				 *(volatile __u32 *)&pg[i]->index;
+		ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0);
+	}
+	qsort(idx, n, sizeof(idx[0]), cmp_u32);
+	printf("c %#06llx %d %d ", (unsigned long long)config, n, err);
+	for (i = 0; i < n; i++) {
+		printf("%s%#x", i ? "," : "", idx[i]);
+		if (pg[i] != MAP_FAILED)
+			munmap(pg[i], page);
+		close(fd[i]);
+	}
+	printf("\n");
+}
+
+int main(void)
+{
+	static const unsigned int umasks[] = {
+		0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
+	};
+
+	for (unsigned int e = 1; e <= 0xff; e++)
+		for (unsigned int u = 0; u < sizeof(umasks) / sizeof(umasks[0]); u++)
+			probe(umasks[u] << 8 | e);
+	printf("pmu-constraints done\n");
+	return 0;
+}
