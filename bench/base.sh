@@ -14,6 +14,9 @@ done
 if [ -n "$missing" ]; then
 	[ "$(id -u)" = 0 ] || die "please install:$missing"
 	log "installing:$missing"
+	# the arm64 libraries of the cross-built perf (name:arm64)
+	dpkg --print-foreign-architectures | grep -q arm64 ||
+		dpkg --add-architecture arm64
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi

@@ -46,7 +46,9 @@ shift=${ICOUNT_SHIFT:-0}
 # appended to the initramfs (the kernel unpacks concatenated archives)
 if [ "${PERF_ROOT:-0}" = 1 ]; then
 	combined=$(mktemp)
-	cat "$initrd" "$("$TOP/bench/perf-root.sh" "$arch" | tail -n 1)" > "$combined"
+	mapfile -t perf_roots < <("$TOP/bench/perf-root.sh" "$arch")
+	[ "${#perf_roots[@]}" -gt 0 ] || die "bench/perf-root.sh failed"
+	cat "$initrd" "${perf_roots[@]}" > "$combined"
 	initrd=$combined
 fi
 common=(-m "${MEM:-1G}" -smp "${SMP:-2}" -nographic -no-reboot -seed 1 -rtc clock=vm

@@ -82,11 +82,11 @@ boot() {
 	echo "$minutes $arch $image $initrd $logfile $*" >> "$jobs"
 	echo "$label $logfile" >> "$reports"
 }
-# the base's perf 6.12 built on our jevents: perf_smoke612 of the x86_64
-# guests runs it (about 12 minutes on a fresh machine, then seconds)
-case " $archs " in
-*" x86_64 "*) KINDS=ours "$TOP/bench/perf-jevents.sh" > /dev/null ;;
-esac
+# the base's perf 6.12 built on our jevents, for each arch: perf_smoke612
+# runs it (about a minute an arch on a fresh machine, then seconds)
+for arch in $archs; do
+	PERF_ARCH=$arch KINDS=ours "$TOP/bench/perf-jevents.sh" > /dev/null
+done
 for arch in $archs; do
 	image=$("$TOP/bench/kernel.sh" "$arch" "$kernel" "$debug" | tail -n 1)
 	initrd=$("$TOP/bench/initramfs.sh" "$arch" | tail -n 1)
@@ -138,11 +138,12 @@ for arch in $archs; do
 	# thousand per million, on stock too)
 	boot 4 "$kernel-$arch-kvm" "${logfile%.log}-kvm.log" KVM=1 \
 		APPEND=nohz_full=1 TESTS="$(echo $KVM_TESTS | tr ' ' ,)"
-	# Debian's arm64 perf tool (perf_smoke), its root appended to the
-	# initramfs (bench/perf-root.sh): the x86_64 guests run the host's
+	# Debian's arm64 perf tool (perf_smoke) and the base's 6.12
+	# (perf_smoke612), their root appended to the initramfs
+	# (bench/perf-root.sh): the x86_64 guests run the host's
 	"$TOP/bench/perf-root.sh" "$arch" > /dev/null
-	boot 6 "$kernel-$arch-perf" "${logfile%.log}-perf.log" PERF_ROOT=1 \
-		TESTS=perf_smoke
+	boot 8 "$kernel-$arch-perf" "${logfile%.log}-perf.log" PERF_ROOT=1 \
+		TESTS=perf_smoke,perf_smoke612
 done
 # the differential check against stock (bench/diff.sh): series only; its
 # stock kernels built here too, its guests booted with the others

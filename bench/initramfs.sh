@@ -122,27 +122,33 @@ done
 # root appended to the initramfs (bench/perf-root.sh, make check)
 cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke"
 with_tap "$TOP/bench/perf-smoke/checks.sh" "$root/tests/perf_smoke_checks"
-# perf_smoke612 (x86_64): the same checks with the base's perf 6.12 built
-# on our jevents (bench/perf-jevents.sh; it skips if that is not built)
-if [ "$arch" = x86_64 ]; then
-	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke612"
-	{
-		head -n 1 "$TOP/bench/perf-smoke/checks.sh"
-		cat "$TOP/bench/tap.sh"
-		echo "PERF612=$BUILD/perf-jevents/ours/obj/perf"
-		cat "$TOP/bench/perf-smoke/perf612.sh"
-		tail -n +2 "$TOP/bench/perf-smoke/checks.sh"
-	} > "$root/tests/perf_smoke612_checks"
-	# and make perf-test PERF=6.12's (not in LIST)
-	cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test612"
-	{
-		head -n 1 "$TOP/bench/perf-smoke/perf-test.sh"
-		echo "PERF612=$BUILD/perf-jevents/ours/obj/perf"
-		echo "PERF_TEST_DIR=$BUILD/perf-jevents/ours/src/tools/perf"
-		cat "$TOP/bench/perf-smoke/perf612.sh"
-		tail -n +2 "$TOP/bench/perf-smoke/perf-test.sh"
-	} > "$root/tests/perf_test612_checks"
+# perf_smoke612: the same checks with the base's perf 6.12 built on our
+# jevents (bench/perf-jevents.sh; it skips if that is not built): x86_64's
+# over virtio-9p from the build directory, arm64's from the perf root
+# (bench/perf-root.sh)
+perf612=$BUILD/perf-jevents/ours/obj/perf
+perf612_tests=$BUILD/perf-jevents/ours/src/tools/perf
+if [ "$arch" = arm64 ]; then
+	perf612=/opt/perf612/perf
+	perf612_tests=/opt/perf612/tools/perf
 fi
+cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_smoke612"
+{
+	head -n 1 "$TOP/bench/perf-smoke/checks.sh"
+	cat "$TOP/bench/tap.sh"
+	echo "PERF612=$perf612"
+	cat "$TOP/bench/perf-smoke/perf612.sh"
+	tail -n +2 "$TOP/bench/perf-smoke/checks.sh"
+} > "$root/tests/perf_smoke612_checks"
+# and make perf-test PERF=6.12's (not in LIST)
+cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test612"
+{
+	head -n 1 "$TOP/bench/perf-smoke/perf-test.sh"
+	echo "PERF612=$perf612"
+	echo "PERF_TEST_DIR=$perf612_tests"
+	cat "$TOP/bench/perf-smoke/perf612.sh"
+	tail -n +2 "$TOP/bench/perf-smoke/perf-test.sh"
+} > "$root/tests/perf_test612_checks"
 # the program its uprobe checks probe by name: with its symbols
 $cc $cflags -g -o "$root/tests/uprobe_target" \
 	"$TOP/bench/perf-smoke/uprobe-target.c"

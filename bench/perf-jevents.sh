@@ -4,13 +4,13 @@
 # perf-jevents.sh - build the base's perf 6.12 twice: with stock's jevents
 # (Python) and with ours (tools/perf/pmu-events/, C), and print the two
 # binaries' paths, stock's first.  x86_64 natively, or arm64 with the cross
-# compiler (PERF_ARCH=arm64; a minimal perf, without libelf).
+# compiler and Debian's arm64 libraries (PERF_ARCH=arm64).
 #
 # Each build works on its own copy of the base's tools/ (and the two other
 # paths perf's build reads; the base stays untouched).  Ours is the copy as
 # the series makes it: the project's tools/perf/pmu-events/ files laid
 # over it, glue patch 0009 (the build rule) applied, the Python generator
-# deleted; it runs with python and python3 on PATH replaced by stand-ins
+# deleted (the tools/ paths of bench/lib.sh's REMOVED_PATHS); it runs with python and python3 on PATH replaced by stand-ins
 # that record any call, and fails if one was made.
 #
 # Environment: BUILD (default ./build), BASE (default $BUILD/base: the
@@ -33,25 +33,37 @@ die() { echo "perf-jevents: $*" >&2; exit 1; }
 	die "no base tree at $BASE (run make base, or set BASE=)"
 
 # Features this machine lacks or that need Python (libbpf generates its
-# helpers with a Python script), none that jevents touches.  x86_64's has
-# what the guests' perf_smoke uses (libtraceevent for tracepoints and perf
-# trace, libelf and libdw for perf probe).
+# helpers with a Python script), none that jevents touches.  Both arches
+# have what the guests' perf_smoke uses (libtraceevent for tracepoints and
+# perf trace, libelf and libdw for perf probe); arm64's come from Debian's
+# arm64 -dev packages (bench/packages), found through their pkg-config
+# directory.
 PERF_FLAGS=(NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1
 	    BUILD_BPF_SKEL=0 NO_LIBBPF=1 NO_SDT=1 NO_LIBUNWIND=1 NO_JEVENTS=0)
 SUFFIX=
 case $PERF_ARCH in
 x86_64) ;;
 arm64)
-	PERF_FLAGS+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- NO_LIBELF=1
-		     NO_LIBTRACEEVENT=1)
+	PERF_FLAGS+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	export PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 	SUFFIX=-arm64 ;;
 *) die "PERF_ARCH must be x86_64 or arm64" ;;
 esac
+# what the series deletes under tools/ (the Python generator)
+REMOVED_TOOLS=$(. "$TOP/bench/lib.sh" && for p in $REMOVED_PATHS; do
+	case $p in tools/*) echo "$p" ;; esac
+done)
 
 build() {
 	local kind=$1 dir=$OUT/$1$SUFFIX src=$OUT/$1$SUFFIX/src
 
+	# a build made with other flags starts again (perf's build would
+	# keep objects made without a feature it now has)
+	if [ "$(cat "$dir/flags" 2>/dev/null)" != "${PERF_FLAGS[*]}" ]; then
+		rm -rf "$dir/obj"
+	fi
 	mkdir -p "$src/tools" "$dir/obj"
+	echo "${PERF_FLAGS[*]}" > "$dir/flags"
 	rsync -a --delete "$BASE/tools/" "$src/tools/"
 	# Outside tools/, perf's build reads the version (the base's, given
 	# as a release tarball gives it) and arm64's sysreg.
@@ -61,7 +73,9 @@ build() {
 		> "$src/PERF-VERSION-FILE"
 	rsync -a --delete "$BASE/arch/arm64/tools/" "$src/arch/arm64/tools/"
 	if [ "$kind" = ours ]; then
-		rm -f "$src/tools/perf/pmu-events/"{jevents.py,metric.py,metric_test.py,models.py}
+		for p in $REMOVED_TOOLS; do
+			rm -f "$src/$p"
+		done
 		cp "$TOP"/tools/perf/pmu-events/* "$src/tools/perf/pmu-events/"
 		patch -s -p1 -d "$src" < "$TOP"/patches/0009-perf-tools-jevents-in-c.patch ||
 			die "patches/0009 does not apply"

@@ -5,9 +5,9 @@
 # prints the two result columns side by side and fails if the series does
 # not pass a test that stock passes.  x86_64 runs the host's perf over
 # virtio-9p, arm64 Debian's arm64 perf (bench/perf-root.sh).  About 20
-# minutes a kernel under TCG.  PERF=6.12 (x86_64): the base's own perf
-# 6.12 instead, built on our jevents (bench/perf-jevents.sh), its shell
-# tests included.
+# minutes a kernel under TCG.  PERF=6.12: the base's own perf 6.12
+# instead, built on our jevents (bench/perf-jevents.sh), its shell tests
+# included.
 # Usage: perf-test.sh [ARCH]
 . "$(dirname "$0")/lib.sh"
 
@@ -15,8 +15,7 @@ arch=${1:-x86_64}
 perf_root=0 test=perf_test tag=
 [ "$arch" = arm64 ] && perf_root=1
 if [ "${PERF:-}" = 6.12 ]; then
-	[ "$arch" = x86_64 ] || die "PERF=6.12 runs on x86_64 only"
-	KINDS=ours "$TOP/bench/perf-jevents.sh" > /dev/null
+	PERF_ARCH=$arch KINDS=ours "$TOP/bench/perf-jevents.sh" > /dev/null
 	test=perf_test612 tag=-612
 fi
 "$TOP/bench/base.sh"
