@@ -14,7 +14,9 @@
  * one or 0, the sorted counter list).  The number that fit is the number
  * of counters the event may use, and the list says which: the drivers'
  * counter rules, compared between kernels without reading either's
- * tables.
+ * tables.  Then the same for each config of /tests/pmu-constraints.list
+ * (one a line, as "0x01cd": the events the perfmon lists name, with
+ * their other unit masks) that the first pass did not probe.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -82,15 +84,32 @@ static void probe(__u64 config)
 	printf("\n");
 }
 
+/* unit mask 0 or a single bit, and an event select: the first pass */
+static int first_pass(unsigned long long config)
+{
+	unsigned int umask = config >> 8 & 0xff;
+
+	return config <= 0xffff && (config & 0xff) &&
+	       !(umask & (umask - 1));
+}
+
 int main(void)
 {
 	static const unsigned int umasks[] = {
 		0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
 	};
+	unsigned long long config;
+	FILE *list;
 
 	for (unsigned int e = 1; e <= 0xff; e++)
 		for (unsigned int u = 0; u < sizeof(umasks) / sizeof(umasks[0]); u++)
 			probe(umasks[u] << 8 | e);
+	list = fopen("/tests/pmu-constraints.list", "r");
+	while (list && fscanf(list, "%llx", &config) == 1)
+		if (!first_pass(config))
+			probe(config);
+	if (list)
+		fclose(list);
 	printf("pmu-constraints done\n");
 	return 0;
 }

@@ -125,8 +125,14 @@ static const struct raw raws[] = {
 	/* AnyThread on a fixed counter's event and on a general one */
 	{ 0x20003c }, { 0x2000c4 },
 	{ 0x8203 },
+	/* the front-end register's other events (Sapphire, Granite Rapids) */
+	{ 0x40ad, 0x11 }, { 0x04c2, 0x11 }, { 0x02c6, 0x11 }, { 0x03c6, 0x11 },
 	/* AMD Zen's large-increment event: which encodings take a pair */
 	{ 0x0003 }, { 0x100000003ULL }, { 0x01000003 },
+};
+
+static const unsigned long long frontend[] = {
+	0x01c6, 0x02c6, 0x03c6, 0x40ad, 0x04c2,
 };
 
 static const struct raw groups[][10] = {
@@ -170,6 +176,13 @@ int main(void)
 		       try_event(PERF_TYPE_RAW, raws[i].config, raws[i].config1));
 		marker();
 	}
+	/* which config1 bits each front-end register event takes */
+	for (unsigned int i = 0; i < sizeof(frontend) / sizeof(frontend[0]); i++)
+		for (unsigned int b = 0; b <= 24; b++) {
+			printf("raw %#llx/%#llx -> %d\n", frontend[i], 1ULL << b,
+			       try_event(PERF_TYPE_RAW, frontend[i], 1ULL << b));
+			marker();
+		}
 	for (unsigned int i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		try_group(groups[i]);
 		marker();

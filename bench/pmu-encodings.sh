@@ -15,10 +15,15 @@
 # differs between the kernels is printed, and the script fails if any
 # does.  On the Intel personalities a second boot of each kernel, without
 # the trace, runs bench/pmu-constraints.c: for every event select and
-# single-bit unit mask, how many copies of the event a group takes and on
+# single-bit unit mask, and every pair the perfmon lists of the series'
+# counter rules name, how many copies of the event a group takes and on
 # which counters (the drivers' counter rules); every line that differs is
-# printed too.  Not part of make check (some 3 minutes); its findings are kept as
-# KUnit cases (arch/x86/events/tests/core_kunit.c).
+# printed too.  It also runs on a model of each other event list whose
+# rules the series takes (constraint_models below).  RECORD_COUNTERS=1
+# writes what stock allowed into bench/qemu/x86-counters-stock/, from
+# which bench/qemu/x86-event-counters.py --kernel generates the series'
+# rules.  Not part of make check (some 6 minutes); its findings are kept
+# as KUnit cases (arch/x86/events/tests/core_kunit.c).
 . "$(dirname "$0")/lib.sh"
 
 # X86_PMU and the -cpu properties of each personality
@@ -38,6 +43,24 @@ personalities=(
 	"spr-kvm "
 	"spr ,model=0xad"
 )
+# the constraint pass only: a model of each other event list
+constraint_models=(
+	"skx ,model=0x5e"
+	"icx ,model=0x7e"
+	"icx ,model=0x8c"
+	"icx ,model=0xa7"
+	"spr ,model=0xcf"
+	"spr-kvm ,model=0xad"
+)
+# the microarchitecture of each personality's model (RECORD_COUNTERS=1):
+# its models must all give the same record
+arch_of() {
+	case $1 in
+	skx | skxm5e) echo skylake ;;
+	icx | icxm7e | icxm8c | icxma7) echo icelake ;;
+	spr | sprmcf | sprmad) echo sapphirerapids ;;
+	esac
+}
 
 out=$BUILD/encodings
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
@@ -48,6 +71,8 @@ fi
 rm -rf "$out" && mkdir -p "$out/root/tests"
 gcc -O2 -static -o "$out/root/tests/pmu-encodings" "$TOP/bench/pmu-encodings.c"
 gcc -O2 -static -o "$out/root/tests/pmu-constraints" "$TOP/bench/pmu-constraints.c"
+python3 "$TOP/bench/qemu/x86-event-counters.py" --pairs \
+	"$BASE/tools/perf/pmu-events/arch/x86" > "$out/root/tests/pmu-constraints.list"
 # the probe, appended to the guest's initramfs as a second archive
 cp "$INITRD" "$out/initrd.gz"
 truncate -s %512 "$out/initrd.gz"
@@ -55,15 +80,20 @@ truncate -s %512 "$out/initrd.gz"
 	gzip -n >> "$out/initrd.gz"
 
 jobs=
-for p in "${personalities[@]}"; do
+for p in "${personalities[@]}" "${constraint_models[@]}"; do
 	pmu=${p%% *} extra=${p#* }
 	name=$pmu$(echo "$extra" | tr -d ',=' | sed 's/family/-f/; s/model/m/; s/0x//g')
 	case " ${ENCODINGS:-$name} " in *" $name "*) ;; *) continue ;; esac
 	for kernel in stock series; do
 		image=$SERIES_IMAGE
 		[ "$kernel" = stock ] && image=$STOCK_IMAGE
-		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.log X86_PMU=$pmu"
-		jobs+=" X86_CPU_EXTRA=$extra TESTS=pmu-encodings BENCH_PMU_TRACE=1"$'\n'
+		case " ${constraint_models[*]} " in
+		*" $p "*) ;;
+		*)
+			jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.log X86_PMU=$pmu"
+			jobs+=" X86_CPU_EXTRA=$extra TESTS=pmu-encodings BENCH_PMU_TRACE=1"$'\n'
+			;;
+		esac
 		[ "$pmu" = amd ] && continue
 		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.constraints.log"
 		jobs+=" X86_PMU=$pmu X86_CPU_EXTRA=$extra TESTS=pmu-constraints"$'\n'
@@ -167,7 +197,11 @@ for f in "$out"/stock-*.log; do
 		grep '^[-+][a-z]' "$out/$name.diff" || true
 		bad=1
 	fi
-	[ -f "$out/stock-$name.constraints.log" ] || continue
+done
+rm -f "$out"/*.recorded
+for f in "$out"/stock-*.constraints.log; do
+	[ -f "$f" ] || continue
+	name=$(basename "$f" .constraints.log) name=${name#stock-}
 	for k in stock series; do
 		tr -d '\r' < "$out/$k-$name.constraints.log" |
 			grep -E '^c |^pmu-constraints done' > "$out/$k-$name.constraints.txt" || true
@@ -184,5 +218,48 @@ for f in "$out"/stock-*.log; do
 		grep '^[-+]c ' "$out/$name.constraints.diff" || true
 		bad=1
 	fi
+	uarch=$(arch_of "$name")
+	if [ "${RECORD_COUNTERS:-0}" != 1 ] || [ -z "$uarch" ]; then
+		continue
+	fi
+	# the pairs stock restricted: config and the general-purpose counters
+	# it used (every counter the group could have: the widest list seen)
+	python3 - "$out/stock-$name.constraints.txt" "$uarch" > \
+		"$out/$name.record" <<'PY'
+import sys
+rows = []
+for line in open(sys.argv[1]):
+    p = line.split()
+    if p[0] != 'c':
+        continue
+    mask = 0
+    for i in (p[4].split(',') if len(p) > 4 else []):
+        i = int(i, 16)
+        if 0 < i < 0x40000000:
+            mask |= 1 << (i - 1)
+    rows.append((int(p[1], 16), mask))
+every = 0
+for _, m in rows:
+    every |= m
+print('# %s: the general-purpose counters stock\'s driver let each config use'
+      % sys.argv[2])
+print('# on the emulated models, where not every one (make encodings RECORD_COUNTERS=1)')
+for config, mask in sorted(rows, key=lambda r: (r[0] & 0xff, r[0] >> 8)):
+    # a config refused at open is no counter rule
+    if mask and mask != every:
+        print('%#06x %#04x' % (config, mask))
+PY
+	record=$TOP/bench/qemu/x86-counters-stock/$uarch
+	if [ -e "$out/$uarch.recorded" ]; then
+		if ! cmp -s "$out/$name.record" "$record"; then
+			echo "$name: not what the other $uarch models gave: not recorded"
+			bad=1
+		fi
+		continue
+	fi
+	mkdir -p "$(dirname "$record")"
+	cp "$out/$name.record" "$record"
+	touch "$out/$uarch.recorded"
+	echo "$name: recorded as bench/qemu/x86-counters-stock/$uarch"
 done
 exit $bad

@@ -5,6 +5,7 @@
     x86-event-counters.py ARCH_X86_DIR > pmu-counters.h
     x86-event-counters.py --kernel ARCH_X86_DIR > intel_counters.c
     x86-event-counters.py --check ARCH_X86_DIR arch/x86/events/intel_counters.c
+    x86-event-counters.py --pairs ARCH_X86_DIR > pmu-constraints.list
 
 Reads Intel's perfmon event lists as Linux ships them (ARCH_X86_DIR is
 tools/perf/pmu-events/arch/x86 of the base: mapfile.csv names the
@@ -22,13 +23,23 @@ counter mask, invert or edge) allow the union of their counters.  Uncore
 events (a "Unit" field) are not the core PMU's and are skipped.  The
 output is sorted and depends on nothing but the input files.
 
---kernel writes the same facts for the series' x86 driver
+--kernel writes the counter rules of the series' x86 driver
 (arch/x86/events/intel_counters.c): for each event list of KERNEL_DIRS,
-the family 6 models mapfile.csv sends to it and its rules, in the
-driver's form: an event code whose every listed unit mask has one
-restriction is restricted whole (a raw config's other unit masks too),
-otherwise each listed unit mask that is restricted has its own rule.
---check regenerates that file and fails if the one given differs.
+the family 6 models mapfile.csv sends to it and its rules.  Where
+x86-counters-stock/ has a file for the list's microarchitecture, the rules
+are what stock's driver was seen to allow on emulated CPUs of its models
+(bench/pmu-encodings.sh, RECORD_COUNTERS=1): for every probed pair (each
+event select with unit mask 0 or one bit, and every pair the lists of
+KERNEL_DIRS name), the counters its file gives, every counter where it
+gives none; for the other unit masks of an event, the counters its probed
+unit masks that the list does not name agree on, or the list's; a rule
+for each pair that differs from its event's, then the event's own rule,
+last, where it is not every counter.  Without a file, the list alone: an
+event code whose every listed unit mask has one restriction is restricted
+whole, otherwise each listed unit mask that is restricted has its own
+rule.  --check regenerates that file and fails if the one given differs.
+--pairs prints the pairs KERNEL_DIRS' lists name (as raw configs, for
+bench/pmu-constraints.c).
 """
 
 import csv
@@ -100,11 +111,56 @@ def table(root, name, nr_gp):
 
 
 # the event lists of the models whose counter rules the series' driver
-# takes (Ice Lake and Sapphire Rapids microarchitectures: 8 counters a
-# thread, some events on 0-3 only); Skylake's "0,1,2,3" is its counters
-# per thread with Hyper-Threading on, not a restriction
-KERNEL_DIRS = ["icelake", "icelakex", "tigerlake", "rocketlake",
-               "sapphirerapids", "emeraldrapids", "graniterapids"]
+# takes (the Skylake, Ice Lake and Sapphire Rapids microarchitectures);
+# Skylake's "0,1,2,3" is its counters per thread with Hyper-Threading on,
+# not a restriction
+KERNEL_DIRS = ["skylake", "skylakex", "icelake", "icelakex", "tigerlake",
+               "rocketlake", "sapphirerapids", "emeraldrapids",
+               "graniterapids"]
+
+# what stock's driver allowed, by microarchitecture (bench/pmu-encodings.sh
+# records each from the emulated models of all its lists, which agree)
+STOCK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         "x86-counters-stock")
+STOCK_OF = {"skylake": "skylake", "skylakex": "skylake",
+            "icelake": "icelake", "icelakex": "icelake",
+            "tigerlake": "icelake", "rocketlake": "icelake",
+            "sapphirerapids": "sapphirerapids",
+            "emeraldrapids": "sapphirerapids",
+            "graniterapids": "sapphirerapids"}
+
+# the unit masks bench/pmu-constraints.c probes with every event select
+PROBE_UMASKS = [0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80]
+
+
+def listed_pairs(root):
+    """Every (event, umask) the lists of KERNEL_DIRS name, event 0 aside."""
+    pairs = set()
+    for name in KERNEL_DIRS:
+        pairs |= {k for k in all_pairs(root, name, 64) if k[0]}
+    return pairs
+
+
+def probed_pairs(root):
+    """The pairs bench/pmu-constraints.c probes."""
+    base = {(e, u) for e in range(1, 256) for u in PROBE_UMASKS}
+    return base | listed_pairs(root)
+
+
+def stock_seen(name):
+    """{(event, umask): counters} of the pairs stock's driver restricted,
+    or None where no file was recorded for the list NAME."""
+    path = os.path.join(STOCK_DIR, STOCK_OF.get(name, name))
+    if not os.path.exists(path):
+        return None
+    seen = {}
+    with open(path) as f:
+        for line in f:
+            line = line.split("#")[0].split()
+            if line:
+                config, mask = int(line[0], 16), int(line[1], 16)
+                seen[(config & 0xff, config >> 8)] = mask
+    return seen
 
 
 def core_counters(root, name):
@@ -128,25 +184,28 @@ def family6_models(root):
                 rows.append(row)
     owners = {}
     for model in range(256):
-        names = set()
+        names = []
         for stepping in range(16):
             cpuid = "GenuineIntel-6-%02X-%X" % (model, stepping)
             row = next((r for r in rows if re.match(r[0], cpuid)), None)
-            names.add(row[2] if row else None)
+            names.append(row[2] if row else None)
             if row:
                 owners.setdefault(row[2], (row[1], set()))
-        if len(names) != 1:
-            if names & set(KERNEL_DIRS):
+        # the driver knows models, not steppings: where the list depends
+        # on the stepping (model 0x55: Skylake-SP, then Cascade Lake), the
+        # first stepping's list gives the rules, if it is one of ours
+        name = names[0]
+        if len(set(names)) != 1 and name not in KERNEL_DIRS:
+            if set(names) & set(KERNEL_DIRS):
                 sys.exit("x86-event-counters: model %#x: the list depends"
                          " on the stepping" % model)
             continue
-        name = names.pop()
         if name:
             owners[name][1].add(model)
     return owners
 
 
-def kernel_rules(root, name):
+def kernel_rules(root, name, probed):
     """(event, umask or None for every unit mask, counters, event name)."""
     nr_gp = core_counters(root, name)
     every = (1 << nr_gp) - 1
@@ -154,17 +213,40 @@ def kernel_rules(root, name):
     for (event, umask), (mask, names) in sorted(all_pairs(root, name,
                                                           nr_gp).items()):
         if event:  # event 0: the fixed counters' pseudo-encodings
-            codes.setdefault(event, []).append((umask, mask, sorted(names)[0]))
+            codes.setdefault(event, {})[umask] = (mask, sorted(names)[0])
+    seen = stock_seen(name)
     out = []
-    for event in sorted(codes):
-        masks = {m for _, m, _ in codes[event]}
-        if len(masks) == 1 and every not in masks:
-            umask, mask, first = min(codes[event])
-            out.append((event, None, mask, first))
-            continue
-        for umask, mask, first in sorted(codes[event]):
-            if mask != every:
-                out.append((event, umask, mask, first))
+    if seen is None:
+        for event in sorted(codes):
+            masks = {m for m, _ in codes[event].values()}
+            if len(masks) == 1 and every not in masks:
+                umask = min(codes[event])
+                out.append((event, None, masks.pop(), codes[event][umask][1]))
+                continue
+            for umask, (mask, first) in sorted(codes[event].items()):
+                if mask != every:
+                    out.append((event, umask, mask, first))
+        return out
+    listed = {(e, u) for e in codes for u in codes[e]}
+    for event in range(1, 256):
+        eff = {u: (m, n) for u, (m, n) in codes.get(event, {}).items()}
+        for e, u in probed:
+            if e == event:
+                eff[u] = (seen.get((e, u), every) & every,
+                          eff.get(u, (0, None))[1])
+        # the unit masks no list names: what their probes agree on
+        others = {eff[u][0] for u in PROBE_UMASKS if (event, u) not in listed}
+        default = others.pop() if len(others) == 1 else every
+        label = next((n for _, n in sorted(eff.values(),
+                                           key=lambda v: str(v[1])) if n),
+                     None)
+        for umask in sorted(eff):
+            mask, first = eff[umask]
+            if mask != default:
+                out.append((event, umask, mask, first or "not listed"))
+        if default != every:
+            out.append((event, None, default,
+                        label.split(".")[0] if label else "not listed"))
     return out
 
 
@@ -175,12 +257,14 @@ def kernel(root):
            "/*",
            " * Generated by bench/qemu/x86-event-counters.py --kernel from",
            " * tools/perf/pmu-events/arch/x86 (Intel's perfmon event lists,",
-           " * read as data): do not edit; make check fails when it is not",
-           " * current.",
+           " * read as data) and bench/qemu/x86-counters-stock (the counters",
+           " * stock's driver let each event use on the emulated models): do",
+           " * not edit; make check fails when it is not current.",
            " *",
            " * For each Intel model whose core events may not all use every",
-           " * general-purpose counter (the lists' \"Counter\" field), the rules",
-           " * that narrow them (struct x86_counter_rule).  Constant: no locking.",
+           " * general-purpose counter, the rules that narrow them (struct",
+           " * x86_counter_rule): an event's rules for one unit mask, then at",
+           " * most one for its other unit masks.  Constant: no locking.",
            " */",
            "#include <linux/kernel.h>",
            "",
@@ -188,11 +272,14 @@ def kernel(root):
            ""]
     index = []
     emitted = {}  # rules -> the table that has them
+    probed = probed_pairs(root)
     for name in KERNEL_DIRS:
         if name not in owners or not owners[name][1]:
             sys.exit("x86-event-counters: mapfile.csv sends no model to " + name)
         version, models = owners[name]
-        rules = kernel_rules(root, name)
+        rules = kernel_rules(root, name, probed)
+        if not rules:
+            continue
         key = tuple((e, u, m) for e, u, m, _ in rules)
         if key in emitted:
             # the same rules as an earlier list: its table serves
@@ -254,6 +341,10 @@ def main():
         sys.stdout.write("\n".join(qemu(args[0])))
     elif len(args) == 2 and args[0] == "--kernel":
         sys.stdout.write("\n".join(kernel(args[1])) + "\n")
+    elif len(args) == 2 and args[0] == "--pairs":
+        for event, umask in sorted(listed_pairs(args[1]),
+                                   key=lambda p: (p[1], p[0])):
+            print("%#06x" % (umask << 8 | event))
     elif len(args) == 3 and args[0] == "--check":
         want = "\n".join(kernel(args[1])) + "\n"
         with open(args[2]) as f:

@@ -8,13 +8,15 @@
  * Constraints: every general-purpose counter counts every event the
  * driver maps (the architectural events of Intel, AMD's core events) but
  * where an Intel model's rules (models.c) narrow an event to some of
- * them, as the model's event list says, and where an AMD Zen
+ * them, as the model's rules say (generated from its event list and
+ * from what stock's driver allows, intel_counters.c), and where an AMD Zen
  * large-increment event takes an even counter and the odd one after it
  * (a counter pair, detect.h); an Intel fixed counter counts its
- * own event as well (instructions on 0,
- * core cycles on 1, topdown slots on 3) when no edge, invert, counter mask
- * or pin control is asked for, and its pseudo-encoding names it alone
- * (reference cycles at the TSC rate exist on fixed counter 2 only).
+ * own event as well (instructions on 0, and on Ice Lake their precise
+ * distribution; core cycles on 1) when no edge, invert, counter mask or
+ * pin control is asked for, and its pseudo-encoding names it alone
+ * (reference cycles at the TSC rate exist on fixed counter 2 only, topdown
+ * slots on 3 only: as stock, raw TOPDOWN.SLOTS_P 0x01a4 stays general).
  *
  * The assignment is a bipartite matching: events are taken from the most
  * constrained to the least (ties in the order given), each takes the
@@ -46,7 +48,7 @@ static const u64 intel_fixed_events[X86_CORE_NR_FIXED] = {
 	0x00c0,		/* INST_RETIRED.ANY */
 	0x003c,		/* CPU_CLK_UNHALTED.THREAD */
 	0,		/* CPU_CLK_UNHALTED.REF_TSC: pseudo-encoding only */
-	0x01a4,		/* TOPDOWN.SLOTS */
+	0,		/* TOPDOWN.SLOTS: pseudo-encoding only */
 };
 
 /* the even general-purpose counters, where a counter pair may start */
@@ -114,6 +116,9 @@ u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel)
 	if (code == 0x013c && desc->intel_model &&
 	    desc->intel_model->ref_cycles_p)
 		mask |= fixed_bit(desc, 2);
+	if (code == 0x01c0 && desc->intel_model &&
+	    desc->intel_model->prec_dist_fixed)
+		mask |= fixed_bit(desc, 0);
 	return mask;
 }
 

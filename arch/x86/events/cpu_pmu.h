@@ -143,9 +143,9 @@ enum x86_core_arch_event {
  * @every_umask: the rule holds for every unit mask of @event
  * @counters: bit i set: general-purpose counter i may count the event
  *
- * A model's rules are sorted by @event, then @umask; an event has either
- * one rule for every unit mask or rules for some unit masks (the others
- * may use every counter).
+ * A model's rules are sorted by @event; an event's rules for one unit mask
+ * come first, by @umask, then at most one with @every_umask for its other
+ * unit masks (without one, they may use every counter).
  */
 struct x86_counter_rule {
 	u8 event;
@@ -174,6 +174,20 @@ enum x86_extra_reg_index {
 	X86_XREG_LDLAT,		/* PEBS_LD_LAT_THRESHOLD */
 	X86_XREG_FRONTEND,	/* PEBS_FRONTEND */
 	X86_XREG_NR,
+};
+
+/*
+ * struct x86_extra_event - an event of a model that takes a second value
+ * from an extra register (extra_regs.c)
+ * @code: its event select and unit mask
+ * @reg: the register (enum x86_extra_reg_index)
+ * @valid: the bits of the value (attr.config1) it takes; any other is
+ *	EINVAL
+ */
+struct x86_extra_event {
+	u16 code;
+	u8 reg;
+	u64 valid;
 };
 
 /*
@@ -206,8 +220,9 @@ struct x86_cache_event {
  * @nr_cache: how many
  * @cache_base: those it shares with other models, looked up next
  * @nr_cache_base: how many
- * @extra_event: the event select and unit mask of the event that takes
- *	its value from each extra register (extra_regs.c), 0 for none
+ * @extra: its events that take a value from an extra register; an
+ *	offcore response register has one
+ * @nr_extra: how many (0: the model has no extra registers)
  * @metrics: the fields of its PERF_METRICS (topdown.c), 0 without topdown
  * @topdown_events: it has topdown events counted by general events
  *	(events/topdown-total-slots and others, sysfs.c)
@@ -216,6 +231,8 @@ struct x86_cache_event {
  *	ref-cycles, and fixed counter 2 may count it
  * @mem_loads_aux: it lists events/mem-loads-aux (Sapphire Rapids), the
  *	event its load-latency events are grouped behind (with PEBS)
+ * @prec_dist_fixed: event 0xc0 unit mask 1 (INST_RETIRED.PREC_DIST) may
+ *	use fixed counter 0 as well (Ice Lake)
  */
 struct x86_intel_model {
 	const char *name;
@@ -224,11 +241,13 @@ struct x86_intel_model {
 	unsigned int nr_cache;
 	const struct x86_cache_event *cache_base;
 	unsigned int nr_cache_base;
-	u16 extra_event[X86_XREG_NR];
+	const struct x86_extra_event *extra;
+	unsigned int nr_extra;
 	u8 metrics;
 	bool topdown_events;
 	bool ref_cycles_p;
 	bool mem_loads_aux;
+	bool prec_dist_fixed;
 };
 
 /*

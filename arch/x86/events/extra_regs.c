@@ -11,13 +11,17 @@
  * RSP_0, RSP_1  OFFCORE_RSP_0, _1   offcore_rsp     0xb7, 0xbb (0x2a,
  *                                   (37:0)          0x2b from SPR)
  * LDLAT         PEBS_LD_LAT         ldlat (15:0)    0x01cd
- * FRONTEND      PEBS_FRONTEND       frontend (23:0) 0x01c6
+ * FRONTEND      PEBS_FRONTEND       frontend (23:0) 0x01c6 (SPR: 0x40ad
+ *                                                   and 0x04c2 too; GNR:
+ *                                                   0x03c6, 0x02c6, ...)
  * ============  ==================  ==============  ===================
  *
- * The user gives the value in attr.config1; the LL and node cache events
- * give theirs in the model's table.  A bit past the register's is EINVAL;
- * where the registers do not hold a value (a hypervisor offers the model
- * but not them), such an event is ENXIO.
+ * Each model lists its events (struct x86_extra_event, models.c) with the
+ * bits of the value each takes.  The user gives the value in
+ * attr.config1; the LL and node cache events give theirs in the model's
+ * table.  A bit the event does not take is EINVAL; where the registers do
+ * not hold a value (a hypervisor offers the model but not them), such an
+ * event is ENXIO.
  *
  * Each register holds one value for the CPU, so events on a CPU share it
  * when their values are equal.  The two offcore response events are
@@ -44,29 +48,36 @@
 
 #include "cpu_pmu.h"
 
-static const struct {
-	u32 msr;
-	u64 valid;
-} extra_regs[X86_XREG_NR] = {
-	[X86_XREG_RSP_0]	= { MSR_OFFCORE_RSP_0, GENMASK_ULL(37, 0) },
-	[X86_XREG_RSP_1]	= { MSR_OFFCORE_RSP_1, GENMASK_ULL(37, 0) },
-	[X86_XREG_LDLAT]	= { MSR_PEBS_LD_LAT_THRESHOLD, GENMASK_ULL(15, 0) },
-	[X86_XREG_FRONTEND]	= { MSR_PEBS_FRONTEND, GENMASK_ULL(23, 0) },
+static const u32 extra_msrs[X86_XREG_NR] = {
+	[X86_XREG_RSP_0]	= MSR_OFFCORE_RSP_0,
+	[X86_XREG_RSP_1]	= MSR_OFFCORE_RSP_1,
+	[X86_XREG_LDLAT]	= MSR_PEBS_LD_LAT_THRESHOLD,
+	[X86_XREG_FRONTEND]	= MSR_PEBS_FRONTEND,
 };
 
-/* the register @evsel's event takes its value from, or -1 */
-static int extra_index(const struct x86_core_desc *desc, u64 evsel)
+/* the model's entry for @evsel's event, or NULL */
+static const struct x86_extra_event *extra_find(const struct x86_core_desc *desc,
+						u64 evsel)
 {
 	const struct x86_intel_model *model = desc->intel_model;
 	u16 code = evsel & INTEL_ARCH_EVENT_MASK;
-	int i;
+	unsigned int i;
 
-	if (!model)
-		return -1;
-	for (i = 0; i < X86_XREG_NR; i++)
-		if (model->extra_event[i] && code == model->extra_event[i])
-			return i;
-	return -1;
+	for (i = 0; model && i < model->nr_extra; i++)
+		if (model->extra[i].code == code)
+			return &model->extra[i];
+	return NULL;
+}
+
+/* the event of the model that reads register @reg (an offcore response) */
+static u16 extra_code(const struct x86_intel_model *model, int reg)
+{
+	unsigned int i;
+
+	for (i = 0; i < model->nr_extra; i++)
+		if (model->extra[i].reg == reg)
+			return model->extra[i].code;
+	return 0;
 }
 
 /**
@@ -85,7 +96,7 @@ bool x86_extra_probe(const struct x86_hw *hw)
 
 	guard(preempt)();
 	for (i = 0; i < X86_XREG_NR; i++) {
-		u32 msr = extra_regs[i].msr;
+		u32 msr = extra_msrs[i];
 
 		if (x86_hw_rdmsr(hw, msr, &old) || x86_hw_wrmsr(hw, msr, 0x11) ||
 		    x86_hw_rdmsr(hw, msr, &val))
@@ -112,19 +123,19 @@ int x86_extra_event_init(const struct x86_core_desc *desc,
 			 struct perf_event *event, u64 evsel, u64 value)
 {
 	struct hw_perf_event_extra *reg = &event->hw.extra_reg;
-	int idx = extra_index(desc, evsel);
+	const struct x86_extra_event *ev = extra_find(desc, evsel);
 
 	reg->reg = 0;
 	reg->alloc = 0;
-	if (idx < 0)
+	if (!ev)
 		return 0;
-	if (value & ~extra_regs[idx].valid)
+	if (value & ~ev->valid)
 		return -EINVAL;
 	if (!desc->extra_regs)
 		return -ENXIO;
-	reg->reg = extra_regs[idx].msr;
+	reg->reg = extra_msrs[ev->reg];
 	reg->config = value;
-	reg->idx = idx;
+	reg->idx = ev->reg;
 	return 0;
 }
 
@@ -151,13 +162,15 @@ int x86_extra_take(const struct x86_core_desc *desc, struct x86_extra_reg *regs,
 		   const struct perf_event *event, u64 *evsel)
 {
 	const struct hw_perf_event_extra *reg = &event->hw.extra_reg;
+	const struct x86_extra_event *ev;
 	int i;
 
 	if (!reg->reg)
 		return 0;
-	i = extra_index(desc, *evsel);
-	if (i < 0)
+	ev = extra_find(desc, *evsel);
+	if (!ev)
 		return -EAGAIN;
+	i = ev->reg;
 	if (!fits(regs, i, reg->config)) {
 		if (i != X86_XREG_RSP_0 && i != X86_XREG_RSP_1)
 			return -EAGAIN;
@@ -165,7 +178,7 @@ int x86_extra_take(const struct x86_core_desc *desc, struct x86_extra_reg *regs,
 		if (!fits(regs, i, reg->config))
 			return -EAGAIN;
 		*evsel = (*evsel & ~INTEL_ARCH_EVENT_MASK) |
-			 desc->intel_model->extra_event[i];
+			 extra_code(desc->intel_model, i);
 	}
 	regs[i].value = reg->config;
 	regs[i].users++;
@@ -225,5 +238,5 @@ void x86_extra_write(const struct x86_hw *hw, struct perf_event *event)
 	struct hw_perf_event_extra *reg = &event->hw.extra_reg;
 
 	if (reg->alloc)
-		x86_hw_wrmsr(hw, extra_regs[reg->idx].msr, reg->config);
+		x86_hw_wrmsr(hw, extra_msrs[reg->idx], reg->config);
 }

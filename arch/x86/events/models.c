@@ -128,12 +128,48 @@ static const struct x86_cache_event sapphire_rapids_cache[] = {
 	OCR(NODE, READ, MISS, 0x012a, 0x3fb3000001ULL),
 };
 
+/*
+ * The events of each model that take a value from an extra register, and
+ * the bits of it each takes: as stock's driver answers on the emulated
+ * models (make encodings: every config1 bit of each front-end event).
+ */
+#define XE(c, r, v)	{ .code = (c), .reg = X86_XREG_##r, .valid = (v) }
+#define RSP_VALID	GENMASK_ULL(37, 0)
+#define LDLAT_VALID	GENMASK_ULL(15, 0)
+
+static const struct x86_extra_event skylake_extra[] = {
+	XE(0x01b7, RSP_0, RSP_VALID),
+	XE(0x01bb, RSP_1, RSP_VALID),
+	XE(0x01cd, LDLAT, LDLAT_VALID),
+	XE(0x01c6, FRONTEND, 0x7fff17),
+};
+
+static const struct x86_extra_event sapphire_rapids_extra[] = {
+	XE(0x012a, RSP_0, RSP_VALID),
+	XE(0x012b, RSP_1, RSP_VALID),
+	XE(0x01cd, LDLAT, LDLAT_VALID),
+	XE(0x01c6, FRONTEND, 0x7fff1f),
+	XE(0x40ad, FRONTEND, 0x07),
+	XE(0x04c2, FRONTEND, 0x08),
+};
+
+/* Redwood Cove: FRONTEND_RETIRED is 0x03c6, 0x02c6 reads the register too */
+static const struct x86_extra_event granite_rapids_extra[] = {
+	XE(0x012a, RSP_0, RSP_VALID),
+	XE(0x012b, RSP_1, RSP_VALID),
+	XE(0x01cd, LDLAT, LDLAT_VALID),
+	XE(0x02c6, FRONTEND, 0x09),
+	XE(0x03c6, FRONTEND, 0x7fff1f),
+	XE(0x40ad, FRONTEND, 0x07),
+	XE(0x04c2, FRONTEND, 0x08),
+};
+
 static const struct x86_intel_model skylake = {
 	.name = "Skylake", .pmu_name = "skylake",
 	.cache = skylake_cache, .nr_cache = ARRAY_SIZE(skylake_cache),
 	.cache_base = skylake_cache_base,
 	.nr_cache_base = ARRAY_SIZE(skylake_cache_base),
-	.extra_event = { 0x01b7, 0x01bb, 0x01cd, 0x01c6 },
+	.extra = skylake_extra, .nr_extra = ARRAY_SIZE(skylake_extra),
 	.topdown_events = true,
 };
 
@@ -142,28 +178,31 @@ static const struct x86_intel_model icelake = {
 	.cache = icelake_cache, .nr_cache = ARRAY_SIZE(icelake_cache),
 	.cache_base = skylake_cache_base,
 	.nr_cache_base = ARRAY_SIZE(skylake_cache_base),
-	.extra_event = { 0x01b7, 0x01bb, 0x01cd, 0x01c6 },
+	.extra = skylake_extra, .nr_extra = ARRAY_SIZE(skylake_extra),
 	.metrics = 4,
+	.prec_dist_fixed = true,
 };
 
 static const struct x86_intel_model sapphire_rapids = {
 	.name = "Sapphire Rapids", .pmu_name = "sapphire_rapids",
 	.cache = sapphire_rapids_cache,
 	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
-	.extra_event = { 0x012a, 0x012b, 0x01cd, 0x01c6 },
+	.extra = sapphire_rapids_extra,
+	.nr_extra = ARRAY_SIZE(sapphire_rapids_extra),
 	.metrics = 8, .ref_cycles_p = true, .mem_loads_aux = true,
 };
 
 /*
- * Granite Rapids (Redwood Cove cores): Sapphire Rapids' events, but no
- * front-end event reads PEBS_FRONTEND (stock's driver on the emulated
- * part writes nothing there for 0x01c6 with a config1).
+ * Granite Rapids (Redwood Cove cores): Sapphire Rapids' events, but for
+ * the front-end ones (stock's driver on the emulated part writes nothing
+ * to PEBS_FRONTEND for 0x01c6 with a config1, and the value for 0x03c6).
  */
 static const struct x86_intel_model granite_rapids = {
 	.name = "Granite Rapids", .pmu_name = "granite_rapids",
 	.cache = sapphire_rapids_cache,
 	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
-	.extra_event = { 0x012a, 0x012b, 0x01cd, 0 },
+	.extra = granite_rapids_extra,
+	.nr_extra = ARRAY_SIZE(granite_rapids_extra),
 	.metrics = 8, .ref_cycles_p = true,
 };
 
@@ -225,8 +264,7 @@ void x86_intel_model_detect(const struct x86_hw *hw,
 		return;
 	desc->intel_model = model_find(desc->model);
 	desc->counter_rules = counter_rules_find(desc->model);
-	desc->extra_regs = desc->intel_model &&
-			   desc->intel_model->extra_event[X86_XREG_RSP_0] &&
+	desc->extra_regs = desc->intel_model && desc->intel_model->nr_extra &&
 			   x86_extra_probe(hw);
 	if (desc->intel_model && (desc->fixed_mask & BIT(3)) &&
 	    (desc->perf_capabilities & BIT_ULL(PERF_CAP_METRICS_IDX)))
@@ -257,6 +295,9 @@ x86_intel_model_cache(const struct x86_intel_model *model, unsigned int cache,
  * an event, by its model's rules
  * @desc: the PMU
  * @evsel: the event's control value
+ *
+ * The first rule of the event that is for its unit mask or for every unit
+ * mask decides (cpu_pmu.h: those for one unit mask come first).
  *
  * Return: a mask of general-purpose counter indices; every counter where
  * no rule narrows them.

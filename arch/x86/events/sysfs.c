@@ -96,8 +96,7 @@ static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
 	if ((attr == &format_attr_offcore_rsp.attr ||
 	     attr == &format_attr_ldlat.attr ||
 	     attr == &format_attr_frontend.attr) &&
-	    (!desc->intel_model ||
-	     !desc->intel_model->extra_event[X86_XREG_RSP_0]))
+	    (!desc->intel_model || !desc->intel_model->nr_extra))
 		return 0;
 	return attr->mode;
 }

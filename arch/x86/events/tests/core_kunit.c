@@ -480,7 +480,7 @@ static void perf_x86_core_constraint(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0300), BIT_ULL(FIXED(2)));
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x013c), 0xfULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x01a4), 0xfULL);
-	KUNIT_EXPECT_EQ(test, x86_core_constraint(spr, 0x01a4), 0xffULL | BIT_ULL(FIXED(3)));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(spr, 0x01a4), 0xffULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(spr, 0x0400), BIT_ULL(FIXED(3)));
 	/* no fixed counter 3: a general event (as stock's Skylake has it) */
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(skl, 0x0400), 0xfULL);
@@ -960,9 +960,9 @@ static void perf_x86_core_throttle(struct kunit *test)
 
 /*
  * The Intel model layer: a model with a table is named by it, and its
- * event list's counter rules narrow where events go (generated from the
- * perfmon JSON; the values below are Sapphire Rapids' and Ice Lake-SP's
- * lists' "Counter" fields).
+ * counter rules narrow where events go (generated from the perfmon JSON
+ * and from what stock's driver allows on the emulated models, make
+ * encodings: the values below are what stock allowed there).
  */
 static void perf_x86_core_model_tables(struct kunit *test)
 {
@@ -977,20 +977,30 @@ static void perf_x86_core_model_tables(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, d->extra_regs);
 	KUNIT_ASSERT_NOT_NULL(test, skl->desc.intel_model);
 	KUNIT_EXPECT_STREQ(test, skl->desc.intel_model->pmu_name, "skylake");
-	KUNIT_EXPECT_NULL(test, skl->desc.counter_rules);
+	/* Skylake: INST_RETIRED.PREC_DIST on counter 1 only */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&skl->desc, 0x01c0), 0x2ULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&skl->desc, 0x02c0), 0xfULL);
 	KUNIT_EXPECT_NULL(test, core2->desc.intel_model);
 	KUNIT_EXPECT_NULL(test, core2->desc.counter_rules);
 
 	/* L2_RQSTS (0x24): counters 0-3, whatever the unit mask */
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x2124), 0xfULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x0924), 0xfULL);
-	/* TOPDOWN.SLOTS_P anywhere, BAD_SPEC_SLOTS on counter 0 only */
-	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01a4),
-			0xffULL | BIT_ULL(FIXED(3)));
+	/*
+	 * TOPDOWN.SLOTS_P on any general counter (fixed counter 3 is the
+	 * slots pseudo-encoding's alone), BAD_SPEC_SLOTS on counter 0 only
+	 */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01a4), 0xffULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x04a4), 0x1ULL);
-	/* MEM_TRANS_RETIRED: load latency on 1-7, store sample on 0 */
-	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01cd), 0xfeULL);
+	/*
+	 * MEM_TRANS_RETIRED: load latency anywhere without PEBS (the list's
+	 * 1-7 is for sampling), store sample on 0
+	 */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01cd), 0xffULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x02cd), 0x1ULL);
+	/* events no list names: 0x76 on 0-3, 0xce on counter 0 */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x0076), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x00ce), 0x1ULL);
 	/* CYCLE_ACTIVITY: STALLS_TOTAL anywhere, CYCLES_L2_MISS on 0-3 */
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x04a3), 0xffULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(d, 0x01a3), 0xfULL);
@@ -1001,13 +1011,21 @@ static void perf_x86_core_model_tables(struct kunit *test)
 			0xffULL | BIT_ULL(FIXED(2)));
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(&skl->desc, 0x013c), 0xfULL);
 
-	/* Ice Lake-SP's own list: no TOPDOWN rules, MEM_LOAD_RETIRED on 0-3 */
+	/*
+	 * Ice Lake-SP: no TOPDOWN rules, MEM_LOAD_RETIRED on 0-3, and so
+	 * CYCLE_ACTIVITY but for the unit masks its list puts anywhere;
+	 * INST_RETIRED.PREC_DIST on fixed counter 0 as well
+	 */
 	icx.model = 0x6a;
 	x86_intel_model_detect(x86_pmu_model_hw(spr->m), &icx);
 	KUNIT_EXPECT_STREQ(test, icx.intel_model->pmu_name, "icelake");
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x04a4), 0xffULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x01d1), 0xfULL);
 	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x00c4), 0xffULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x02a3), 0xfULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x04a3), 0xffULL);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(&icx, 0x01c0),
+			0xffULL | BIT_ULL(FIXED(0)));
 }
 
 /* a raw event of @t's PMU with config1 */
@@ -1293,6 +1311,54 @@ static void perf_x86_core_model_offcore(struct kunit *test)
 }
 
 /*
+ * The front-end register's events and the config1 bits each takes, as
+ * stock's driver answers on the emulated models (make encodings): on
+ * Skylake 0x01c6 alone, bits 0-2, 4 and 8-22; on Sapphire Rapids 0x01c6
+ * with bit 3 too, 0x40ad with bits 0-2 and 0x04c2 with bit 3; anything
+ * else is EINVAL, and an event no register serves ignores config1.
+ */
+static void perf_x86_core_model_frontend(struct kunit *test)
+{
+	struct core_test *t[] = {
+		core_test_new(test, &x86_pmu_fixture_intel_skl),
+		core_test_new(test, &x86_pmu_fixture_intel_spr),
+	};
+	static const char *const names[] = { "skl", "spr" };
+	static const struct {
+		unsigned int model;	/* 0: Skylake, 1: Sapphire Rapids */
+		u64 config, config1;
+		int err;
+		u32 msr;
+	} cases[] = {
+		{ 0, 0x01c6, 0x10, 0, MSR_PEBS_FRONTEND },
+		{ 0, 0x01c6, 0x8, -EINVAL },
+		{ 0, 0x01c6, 0x400000, 0, MSR_PEBS_FRONTEND },
+		{ 0, 0x01c6, 0x800000, -EINVAL },
+		{ 0, 0x40ad, 0xff, 0, 0 },
+		{ 1, 0x01c6, 0x8, 0, MSR_PEBS_FRONTEND },
+		{ 1, 0x01c6, 0x20, -EINVAL },
+		{ 1, 0x40ad, 0x7, 0, MSR_PEBS_FRONTEND },
+		{ 1, 0x40ad, 0x8, -EINVAL },
+		{ 1, 0x04c2, 0x8, 0, MSR_PEBS_FRONTEND },
+		{ 1, 0x04c2, 0x1, -EINVAL },
+	};
+	struct perf_event *ev;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ev = raw_event(t[cases[i].model], cases[i].config,
+			       cases[i].config1);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    x86_core_event_init(&t[cases[i].model]->core, ev),
+				    cases[i].err, "%s %#llx/%#llx",
+				    names[cases[i].model], cases[i].config,
+				    cases[i].config1);
+		if (!cases[i].err)
+			KUNIT_EXPECT_EQ(test, ev->hw.extra_reg.reg, cases[i].msr);
+	}
+}
+
+/*
  * Topdown: what event select 0 is on each kind of model (as stock's
  * driver answers on the emulated Skylake-SP, Ice Lake-SP, Sapphire
  * Rapids and its KVM guest: make encodings), the group rules of the
@@ -1421,6 +1487,7 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE(perf_x86_core_amd_merge_pairs),
 	KUNIT_CASE(perf_x86_core_model_cache),
 	KUNIT_CASE(perf_x86_core_model_offcore),
+	KUNIT_CASE(perf_x86_core_model_frontend),
 	KUNIT_CASE(perf_x86_core_model_topdown),
 	KUNIT_CASE_PARAM(perf_x86_core_group, group_gen_params),
 	KUNIT_CASE(perf_x86_core_group_mixed),
