@@ -190,10 +190,13 @@ check "probe_uprobe_deleted" "$(is "$(grep -c uprobe_target probeL.txt) == 0")" 
 # and runs the file the path resolves to: not sh, whose comm is dash)
 if command -v bpftrace > /dev/null; then
 	export BPFTRACE_NO_USER_SYMBOLS=1
-	bt() { timeout 120 bpftrace "$@" 2>&1; }
+	bt() { timeout 900 bpftrace "$@" 2>&1; }
 	# once first, outside the checks' limit: the first run reads bpftrace
-	# and its libraries over 9p, which on a debug kernel takes most of it
-	timeout 300 bpftrace -e 'BEGIN { exit(); }' > /dev/null 2>&1
+	# and its libraries over 9p, which on a debug kernel takes most of it;
+	# under icount guest time leaps ahead while the guest waits on the
+	# host (100 s of it on an idle host): limits in guest time are
+	# generous, a hang is bounded by boot.sh's limit in host time
+	timeout 1800 bpftrace -e 'BEGIN { exit(); }' > /dev/null 2>&1
 	bt -e 'kprobe:vfs_read /comm == "dd"/ { @n = count(); }' -c "$reads" \
 		> btk.txt
 	rk=$?
