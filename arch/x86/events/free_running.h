@@ -39,13 +39,13 @@ static inline void free_running_update(struct perf_event *event)
 	local64_add((now - prev) & event->hw.config_base, &event->count);
 }
 
-static void free_running_start(struct perf_event *event, int flags)
+static inline void free_running_start(struct perf_event *event, int flags)
 {
 	local64_set(&event->hw.prev_count, free_running_now(event));
 	event->hw.state = 0;
 }
 
-static void free_running_stop(struct perf_event *event, int flags)
+static inline void free_running_stop(struct perf_event *event, int flags)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
@@ -53,7 +53,7 @@ static void free_running_stop(struct perf_event *event, int flags)
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
-static int free_running_add(struct perf_event *event, int flags)
+static inline int free_running_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
@@ -61,12 +61,12 @@ static int free_running_add(struct perf_event *event, int flags)
 	return 0;
 }
 
-static void free_running_del(struct perf_event *event, int flags)
+static inline void free_running_del(struct perf_event *event, int flags)
 {
 	free_running_stop(event, PERF_EF_UPDATE);
 }
 
-static void free_running_read(struct perf_event *event)
+static inline void free_running_read(struct perf_event *event)
 {
 	if (!(event->hw.state & PERF_HES_STOPPED))
 		free_running_update(event);

@@ -13,12 +13,17 @@
  * cycles, and 4 "smi", the SMIs taken (MSR_SMI_COUNT, 32 bits), on the
  * Intel models of their table; 5 "ptsc", AMD's
  * performance time stamp counter; 6 "irperf", AMD's instructions retired
- * counter.  Each one only where CPUID or the model table says the CPU
- * has it and its MSR can be read; the others are -EINVAL.  Not built:
- * 7 "cpu_thermal_margin", a reading rather than a counter (-EINVAL).
+ * counter; 7 "cpu_thermal_margin", not a counter but a reading: the
+ * digital thermal sensor's margin below TjMax in degrees Celsius
+ * (IA32_THERM_STATUS bits 22:16, CPUID.06H:EAX[0]), a snapshot event
+ * whose count is the last reading.  Each one only where CPUID or the
+ * model table says the CPU has it and its MSR can be read; the others
+ * are -EINVAL.
  *
- * Counting: free_running.h, as for the C-state PMUs.  Locking: none
- * (free_running.h); the table and msr_present are constant after init.
+ * Counting: free_running.h, as for the C-state PMUs; the thermal margin
+ * is read, not accumulated, when the event is read or goes off.
+ * Locking: none (free_running.h); the table and msr_present are
+ * constant after init.
  */
 #include <linux/cpufeature.h>
 #include <linux/init.h>
@@ -40,6 +45,7 @@ enum msr_counter_id {
 	MSR_CTR_SMI,
 	MSR_CTR_PTSC,
 	MSR_CTR_IRPERF,
+	MSR_CTR_THERM,
 	MSR_CTR_NR,
 };
 
@@ -146,6 +152,11 @@ static bool irperf_present(void)
 	return boot_cpu_has(X86_FEATURE_IRPERF);
 }
 
+static bool therm_present(void)
+{
+	return boot_cpu_has(X86_FEATURE_DTHERM);
+}
+
 /* indexed by attr.config */
 static const struct msr_counter msr_counters[MSR_CTR_NR] = {
 	[MSR_CTR_TSC]		= { 0, U64_MAX, tsc_present },
@@ -155,7 +166,12 @@ static const struct msr_counter msr_counters[MSR_CTR_NR] = {
 	[MSR_CTR_SMI]		= { MSR_SMI_COUNT, U32_MAX, smi_present },
 	[MSR_CTR_PTSC]		= { MSR_F15H_PTSC, U64_MAX, ptsc_present },
 	[MSR_CTR_IRPERF]	= { MSR_F17H_IRPERF, U64_MAX, irperf_present },
+	[MSR_CTR_THERM]	= { MSR_IA32_THERM_STATUS, 0, therm_present },
 };
+
+/* IA32_THERM_STATUS: the readout is good when bit 31 is set */
+#define THERM_READING_VALID	BIT_ULL(31)
+#define THERM_READOUT(v)	(((v) >> 16) & 0x7f)
 
 /* which counters this machine has: found once, at init */
 static unsigned long msr_present;
@@ -169,6 +185,68 @@ static const struct msr_counter *msr_counter_of(u64 config)
 	if (!(msr_present & BIT(config)))
 		return NULL;
 	return &msr_counters[config];
+}
+
+/*
+ * The thermal margin's snapshot: the count is the reading itself; one
+ * that is not valid (the sensor not ready) leaves the last one.
+ */
+static void msr_therm_snapshot(struct perf_event *event)
+{
+	u64 v;
+
+	rdmsrl(MSR_IA32_THERM_STATUS, v);
+	if (v & THERM_READING_VALID)
+		local64_set(&event->count, THERM_READOUT(v));
+}
+
+static bool msr_is_therm(struct perf_event *event)
+{
+	return event->hw.config == MSR_CTR_THERM;
+}
+
+static void msr_start(struct perf_event *event, int flags)
+{
+	if (msr_is_therm(event)) {
+		event->hw.state = 0;
+		return;
+	}
+	free_running_start(event, flags);
+}
+
+static void msr_stop(struct perf_event *event, int flags)
+{
+	if (!msr_is_therm(event)) {
+		free_running_stop(event, flags);
+		return;
+	}
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	msr_therm_snapshot(event);
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int msr_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		msr_start(event, flags);
+	return 0;
+}
+
+static void msr_del(struct perf_event *event, int flags)
+{
+	msr_stop(event, PERF_EF_UPDATE);
+}
+
+static void msr_read(struct perf_event *event)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	if (msr_is_therm(event))
+		msr_therm_snapshot(event);
+	else
+		free_running_update(event);
 }
 
 static int msr_event_init(struct perf_event *event)
@@ -207,6 +285,18 @@ PMU_EVENT_ATTR(pperf, msr_pperf_attr, MSR_CTR_PPERF, msr_event_show);
 PMU_EVENT_ATTR(smi, msr_smi_attr, MSR_CTR_SMI, msr_event_show);
 PMU_EVENT_ATTR(ptsc, msr_ptsc_attr, MSR_CTR_PTSC, msr_event_show);
 PMU_EVENT_ATTR(irperf, msr_irperf_attr, MSR_CTR_IRPERF, msr_event_show);
+PMU_EVENT_ATTR(cpu_thermal_margin, msr_therm_attr, MSR_CTR_THERM,
+	       msr_event_show);
+
+/* the reading's attributes, shown where the reading is (id) */
+#define MSR_THERM_ATTR(_var, _name, _str)				\
+static struct perf_pmu_events_attr _var = {				\
+	.attr		= __ATTR(_name, 0444, perf_event_sysfs_show, NULL), \
+	.id		= MSR_CTR_THERM,				\
+	.event_str	= _str,						\
+}
+MSR_THERM_ATTR(msr_therm_snapshot_attr, cpu_thermal_margin.snapshot, "1");
+MSR_THERM_ATTR(msr_therm_unit_attr, cpu_thermal_margin.unit, "C");
 
 static struct attribute *msr_event_attrs[] = {
 	&msr_tsc_attr.attr.attr,
@@ -216,6 +306,9 @@ static struct attribute *msr_event_attrs[] = {
 	&msr_smi_attr.attr.attr,
 	&msr_ptsc_attr.attr.attr,
 	&msr_irperf_attr.attr.attr,
+	&msr_therm_attr.attr.attr,
+	&msr_therm_snapshot_attr.attr.attr,
+	&msr_therm_unit_attr.attr.attr,
 	NULL,
 };
 
@@ -257,11 +350,11 @@ static struct pmu msr_pmu = {
 	.attr_groups	= msr_attr_groups,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT | PERF_PMU_CAP_NO_EXCLUDE,
 	.event_init	= msr_event_init,
-	.add		= free_running_add,
-	.del		= free_running_del,
-	.start		= free_running_start,
-	.stop		= free_running_stop,
-	.read		= free_running_read,
+	.add		= msr_add,
+	.del		= msr_del,
+	.start		= msr_start,
+	.stop		= msr_stop,
+	.read		= msr_read,
 };
 
 static int __init msr_pmu_init(void)

@@ -3,9 +3,10 @@
  * The x86 "msr" PMU: free-running model-specific registers read as
  * counting events.  Under QEMU's TCG the time stamp counter is there
  * (events/tsc), and on the workbench's emulated models APERF, MPERF,
- * PPERF, SMI_COUNT and AMD's IRPERF as the model has them.  Counting per
- * task and per CPU, in groups, and the refusals: sampling, any exclusion,
- * events the CPU lacks.
+ * PPERF, SMI_COUNT and AMD's IRPERF as the model has them, and the thermal
+ * margin where it has a digital thermal sensor.  Counting per task and per
+ * CPU, in groups, and the refusals: sampling, any exclusion, events the
+ * CPU lacks.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -296,6 +297,56 @@ TEST_F(msr, leads_a_hardware_member)
 	EXPECT_GT(v[0], 0);
 	close(member);
 	close(leader);
+}
+
+/*
+ * cpu_thermal_margin (event 7, where the CPU has a digital thermal
+ * sensor): a reading, not a counter.  Its sysfs names it a snapshot in
+ * degrees Celsius; its count is the margin below TjMax on the CPU read,
+ * 0 to 127, and does not add up from one read to the next.
+ */
+TEST_F(msr, thermal_margin_is_a_snapshot)
+{
+	struct perf_event_attr attr;
+	char buf[64];
+	uint64_t v[3];
+	int cpu, fd, i;
+
+	if (read_first_line(MSR_DIR "/events/cpu_thermal_margin", buf,
+			    sizeof(buf)))
+		SKIP(return, "no cpu_thermal_margin");
+	EXPECT_STREQ(buf, "event=0x07");
+	ASSERT_EQ(read_first_line(MSR_DIR "/events/cpu_thermal_margin.snapshot",
+				  buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "1");
+	ASSERT_EQ(read_first_line(MSR_DIR "/events/cpu_thermal_margin.unit",
+				  buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "C");
+
+	for (cpu = 0; cpu < 2; cpu++) {
+		pmu_counting_attr(&attr, self->type, 7);
+		fd = sys_perf_event_open(&attr, -1, cpu, -1,
+					 PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == ENODEV)
+			break;		/* one CPU */
+		ASSERT_GE(fd, 0) TH_LOG("cpu %d: %s", cpu, strerror(errno));
+		for (i = 0; i < 3; i++) {
+			burn(5);
+			ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+			EXPECT_LE(v[0], 127) TH_LOG("cpu %d read %d", cpu, i);
+		}
+		ksft_print_msg("cpu %d: %llu C below TjMax\n", cpu,
+			       (unsigned long long)v[0]);
+		close(fd);
+	}
+	/* per task too, as the other msr events */
+	pmu_counting_attr(&attr, self->type, 7);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("task: %s", strerror(errno));
+	burn(5);
+	ASSERT_EQ(read(fd, v, sizeof(v)), sizeof(v));
+	EXPECT_LE(v[0], 127);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
