@@ -45,4 +45,6 @@ cp "/tests/${name}_checks" "$root/tmp/checks.sh"
 # the program perf_smoke's uprobe checks probe, the one perf_pmu counts
 [ -e /tests/uprobe_target ] && cp /tests/uprobe_target "$root/tmp/"
 [ -e /tests/pmu_probe ] && cp /tests/pmu_probe "$root/tmp/"
+# and the branchy workload of x86_models_lbr
+[ -e /tests/lbr_workload ] && cp /tests/lbr_workload "$root/tmp/"
 HOME=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin chroot "$root" /bin/bash /tmp/checks.sh

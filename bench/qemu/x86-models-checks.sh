@@ -11,7 +11,8 @@
 # within the guest's time limit of a test): sysfs (the tree and runs 1-5),
 # stat (6-8), groups (9-11), metrics (12-127: every metric group) or
 # events (128-255: every named event, four a run) or energy (the power,
-# msr and cstate PMUs: sysfs trees and system-wide counts, no marker).
+# msr and cstate PMUs: sysfs trees and system-wide counts, no marker) or
+# lbr (96-111: perf record's branch stacks of bench/qemu/lbr-workload.c).
 export PERF_PAGER=cat
 cd /tmp || exit 1
 part=${PART:-sysfs}
@@ -78,7 +79,52 @@ run() {
 	grep -v '^$' err.txt | head -5
 }
 
+# lbr_record N OPTIONS...: perf record of the fixed branchy workload
+# (bench/qemu/lbr-workload.c) with the branch stack options given, a
+# sample every 200,003 user instructions, and each sample's IP and branch
+# stack as perf script prints them (kernel addresses, which differ with
+# each kernel's build, as K), after a marker as run's
+lbr_record() {
+	local n=$1
+	shift
+	perf stat -x, -e "r7f0042$(printf %02x $n)" -o /dev/null -- true 2> /dev/null
+	echo "=== record $n: perf record $*"
+	rm -f lbr.data err.txt
+	perf record -q -o lbr.data -e instructions:u -c 200003 "$@" -- \
+		/tmp/lbr_workload 30000 > /dev/null 2> err.txt
+	echo "rc=$?"
+	grep -v '^$' err.txt | head -5
+	[ -f lbr.data ] || return
+	perf script -i lbr.data -F ip,brstack 2>&1 | head -12 |
+		sed -E 's/0xffff[0-9a-f]{12}/K/g; s/ +$//'
+}
+
 case $part in
+lbr)
+	# the last branch records (issue 46): what the kernel says of
+	# them, and perf record with each branch filter and the LBR call
+	# graph; runs 96 to 111
+	echo "=== caps/branches: $(cat /sys/bus/event_source/devices/cpu/caps/branches 2>&1)"
+	dmesg | grep -iE 'LBR|Performance Events' | sed 's/^\[[^]]*\] //'
+	n=96
+	for j in "-b" "-j any,u" "-j any_call,u" "-j call,u" "-j ind_call,u" \
+		 "-j any_ret,u" "-j cond,u" "-j ind_jmp,u" "-j any,k" \
+		 "-j any,u,save_type" "-j any_call,any_ret,u" "-j abort_tx,u" \
+		 "-j any,u,k,save_type" "-j any_ret,u,k,save_type"; do
+		# shellcheck disable=SC2086 # the options, split on purpose
+		lbr_record $n $j
+		n=$((n + 1))
+	done
+	perf stat -x, -e "r7f0042$(printf %02x $n)" -o /dev/null -- true 2> /dev/null
+	echo "=== record $n: perf record --call-graph lbr"
+	rm -f lbr.data
+	perf record -q -o lbr.data -e instructions:u -c 200003 --call-graph lbr \
+		-- /tmp/lbr_workload 30000 > /dev/null 2> err.txt
+	echo "rc=$?"
+	grep -v '^$' err.txt | head -5
+	[ -f lbr.data ] && perf script -i lbr.data -F ip,sym 2>&1 | head -30 |
+		sed -E 's/ +$//'
+	;;
 sysfs)
 	run 1 -e cycles,instructions,ref-cycles,topdown-retiring
 	run 2 -e cycles,instructions,ref-cycles
@@ -140,10 +186,16 @@ energy)
 	done
 	# perf stat -x, lines: the event, and whether it counted: only the
 	# counts of time, tsc and energy-ram (the emulation's 2 W), as a
-	# rate per second of the enabled time to one significant digit;
-	# the others depend on the workload's own timing, each kernel's
+	# rate per second of the enabled time to one significant digit,
+	# and the thermal margin, a reading (the emulation's 40 degrees
+	# plus the CPU's number), as it is; the others depend on the
+	# workload's own timing, each kernel's
 	rate_filter() {
 		awk -F, '$4 > 0 && $1 ~ /^[0-9.]+$/ {
+				if ($3 == "msr/cpu_thermal_margin/") {
+					printf "%s %s %s\n", $3, $1, $2
+					next
+				}
 				if ($3 ~ /^(msr\/tsc|power\/energy-ram)\/$/)
 					printf "%s %.1g %s/s\n", $3,
 					       $1 / ($4 / 1e9), $2
@@ -168,6 +220,12 @@ energy)
 	done
 	echo "=== count all"
 	[ -n "$all" ] && rates "$all"
+	# the thermal margin of each CPU, a snapshot: the last reading
+	echo "=== thermal margin per CPU"
+	if [ -e /sys/bus/event_source/devices/msr/events/cpu_thermal_margin ]; then
+		perf stat -a -A -x, -e msr/cpu_thermal_margin/ -- bash -c spin \
+			2>&1 >/dev/null | grep -v '^$' | cut -d, -f1-4
+	fi
 	# perf stat --smi-cost: msr/aperf/, msr/smi/ and cycles with
 	# freeze_on_smi set; its lines with every number as #
 	echo "=== smi-cost"
