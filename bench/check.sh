@@ -18,13 +18,16 @@ LOCKDOWN_TESTS="security paranoid attacker attacker32"
 # (not perf_smoke: under icount frequency mode takes some 700 samples a
 # second for 1000 on stock and series alike, and its other checks need no
 # PMU)
-AMD_TESTS="perf_pmu attacker attacker32 upstream-remove_on_exec nmi_watchdog msr_pmu power_pmu"
+AMD_TESTS="perf_pmu attacker attacker32 upstream-remove_on_exec nmi_watchdog msr_pmu power_pmu lbr"
 SMP_TESTS="cpu_hotplug power_pmu msr_pmu"
 # the Ice Lake-SP personality under icount (its model tables, eight
 # general-purpose counters, topdown; RAPL, residency and the msr PMU's
 # events of the model): the suites with hardware cases, the real perf
 # tool's (perf_smoke's frequency mode keeps its rate there)
-ICX_TESTS="perf_pmu perf_smoke attacker attacker32 nmi_watchdog msr_pmu power_pmu sysfs_pmu freeze_on_smi"
+ICX_TESTS="perf_pmu perf_smoke attacker attacker32 nmi_watchdog msr_pmu power_pmu sysfs_pmu freeze_on_smi lbr"
+# the Skylake-SP personality, which has last branch records: the branch
+# stack suite and the hardware cases beside them
+SKX_TESTS="lbr perf_pmu attacker sysfs_pmu"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest
@@ -112,6 +115,8 @@ for arch in $archs; do
 		# and on the Ice Lake-SP personality (ICX_TESTS)
 		boot 3 "$kernel-$arch-icx" "${logfile%.log}-icx.log" X86_PMU=icx \
 			ICOUNT=1 TESTS="$(echo $ICX_TESTS | tr ' ' ,)"
+		boot 2 "$kernel-$arch-skx" "${logfile%.log}-skx.log" X86_PMU=skx \
+			ICOUNT=1 TESTS="$(echo $SKX_TESTS | tr ' ' ,)"
 		# two packages of two CPUs: the power PMU's designated CPU of
 		# the second goes offline and hands its events over
 		# (cpu_hotplug), the package-scope checks with two packages

@@ -34,7 +34,7 @@ rm -rf "$out" && mkdir -p "$out/root/tests"
 # X86_MODELS_TIMEOUT=900 gives each part 15 minutes of guest time)
 parts=${X86_MODELS_PARTS:-sysfs stat groups energy}
 gcc -O2 -static -o "$out/root/tests/x86_models_rdpmc" "$TOP/bench/qemu/x86-models-rdpmc.c"
-gcc -O2 -static -fno-pie -no-pie -o "$out/root/tests/lbr_workload" "$TOP/bench/qemu/lbr-workload.c"
+gcc -O2 -g -static -fno-pie -no-pie -o "$out/root/tests/lbr_workload" "$TOP/bench/qemu/lbr-workload.c"
 # shellcheck disable=SC2086 # one part a word
 tests=$(models_initrd "$out" $parts)
 

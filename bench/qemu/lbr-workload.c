@@ -3,7 +3,7 @@
  * A fixed, branchy user-space workload for the last branch records (make
  * x86-models part lbr): conditional jumps taken and not, direct and
  * indirect calls, returns, an indirect jump (a switch), nested three deep,
- * and a system call every 64 turns (branches into and out of the kernel).
+ * and a system call every 16 turns (branches into and out of the kernel).
  * Static and not position independent, so that its addresses are the same
  * in every run; what it computes is printed, so that nothing is optimised
  * away.  lbr-workload [TURNS]
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < turns; i++) {
 		acc += table[i & 1](i);
 		acc ^= pick(acc);
-		if (!(i & 63))
+		if (!(i & 15))
 			acc += getppid() & 1;
 	}
 	sink = acc;

@@ -348,6 +348,14 @@ void perf_prepare_sample(struct perf_sample_data *data,
 		data->dyn_size += sizeof(u64);
 		data->sample_flags |= PERF_SAMPLE_RAW;
 	}
+	if (todo & PERF_SAMPLE_BRANCH_STACK) {
+		/* the PMU took no branches: an empty stack, index unknown */
+		data->br_stack = NULL;
+		data->br_stack_cntr = NULL;
+		data->dyn_size += sizeof(u64);
+		if (branch_sample_hw_index(event))
+			data->dyn_size += sizeof(u64);
+	}
 	if (todo & PERF_SAMPLE_WEIGHT_TYPE)
 		data->weight.full = 0;
 	if (todo & PERF_SAMPLE_DATA_SRC)
@@ -383,6 +391,31 @@ void perf_prepare_header(struct perf_event_header *header,
 	header->misc = regs ? perf_misc_flags(regs) : PERF_RECORD_MISC_KERNEL;
 	/* the record must fit the header's u16 size */
 	WARN_ON_ONCE(header->size & 7);
+}
+
+/*
+ * PERF_SAMPLE_BRANCH_STACK: the number of branches, the hardware index of
+ * the newest (attr.branch_sample_type's HW_INDEX: -1 where unknown), the
+ * branches newest first, and the counters beside each where the PMU gave
+ * them (PERF_SAMPLE_BRANCH_COUNTERS).
+ */
+static void output_branch_stack(struct perf_output_handle *handle,
+				struct perf_sample_data *data,
+				struct perf_event *event)
+{
+	struct perf_branch_stack *bs = data->br_stack;
+	u64 nr = bs ? bs->nr : 0;
+	u64 idx = bs ? bs->hw_idx : -1ULL;
+
+	perf_output_put(handle, nr);
+	if (branch_sample_hw_index(event))
+		perf_output_put(handle, idx);
+	if (!nr)
+		return;
+	perf_output_copy(handle, bs->entries,
+			 nr * sizeof(struct perf_branch_entry));
+	if (data->br_stack_cntr)
+		perf_output_copy(handle, data->br_stack_cntr, nr * sizeof(u64));
 }
 
 static void output_raw(struct perf_output_handle *handle,
@@ -448,6 +481,8 @@ void perf_output_sample(struct perf_output_handle *handle,
 	}
 	if (type & PERF_SAMPLE_RAW)
 		output_raw(handle, data->raw);
+	if (type & PERF_SAMPLE_BRANCH_STACK)
+		output_branch_stack(handle, data, event);
 	if (type & PERF_SAMPLE_REGS_USER)
 		perf_output_regs_user(handle, data, event);
 	if (type & PERF_SAMPLE_STACK_USER)

@@ -118,8 +118,9 @@ void x86_core_cpu_init(struct x86_core_cpu *cpu,
  * x86_core_cpu_reset - put this CPU's PMU in a known state
  * @cpu: this CPU's counters, none of them placed
  *
- * Every control and counter is cleared, the PMU is off, pending overflow
- * status is acknowledged and the LVTPC entry delivers an unmasked NMI.
+ * Every control and counter is cleared, and the last branch records, the
+ * PMU is off, pending overflow status is acknowledged and the LVTPC entry
+ * delivers an unmasked NMI.
  */
 void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 {
@@ -147,6 +148,8 @@ void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 	cpu->running = 0;
 	cpu->merged = 0;
 	cpu->enabled = false;
+	x86_lbr_reset(cpu);
+	memset(&cpu->lbr, 0, sizeof(cpu->lbr));
 	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
 }
 
@@ -423,6 +426,8 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 	if (x86_core_is_metric(event))
 		return;
 	set_period(cpu, event);
+	if (x86_core_has_lbr(event))
+		x86_lbr_start(cpu, event);
 	cpu->running |= BIT_ULL(idx);
 	if (is_fixed(idx)) {
 		idx -= X86_CORE_IDX_FIXED;
@@ -463,6 +468,8 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 		if (has_global(&cpu->core->desc) && cpu->enabled &&
 		    !global_all(cpu))
 			write_global(cpu, x86_core_global_on(cpu));
+		if (x86_core_has_lbr(event))
+			x86_lbr_stop(cpu, event);
 		if (is_fixed(idx)) {
 			cpu->fixed_ctrl &= ~intel_fixed_bits_by_idx(idx - X86_CORE_IDX_FIXED,
 								   0xfULL);
@@ -534,6 +541,7 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 	}
 	if (desc->vendor == X86_CORE_INTEL && desc->version >= 2)
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
+	x86_lbr_resume(cpu);
 	if (global && cpu->enabled)
 		write_global(cpu, x86_core_global_on(cpu));
 	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
@@ -617,6 +625,9 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 		if (was_enabled)
 			x86_core_disable(cpu);
 		found = status & cpu->running;
+		/* the records, frozen at the PMI, for the samples' branches */
+		if (cpu->lbr.running)
+			x86_lbr_read(cpu);
 	} else {
 		found = overflowed_by_value(cpu);
 	}

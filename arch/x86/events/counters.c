@@ -458,12 +458,22 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 			break;
 		}
 	}
+	/* the last branch records, whose filter the CPU's events share */
+	for (j = 0; !ret && j < n; j++)
+		if (x86_core_has_lbr(events[j]) &&
+		    x86_lbr_take(cpu, events[j])) {
+			ret = -EAGAIN;
+			break;
+		}
 	if (!ret)
 		ret = x86_core_assign(desc, evsel, n, cpu->used | cpu->merged,
 				      assign);
-	if (ret == -EAGAIN && cpu->used && i == n)
+	if (ret == -EAGAIN && cpu->used && i == n && j == n)
 		ret = repack(cpu, evsel, n, assign);
 	if (ret) {
+		while (j--)
+			if (x86_core_has_lbr(events[j]))
+				cpu->lbr.users--;
 		while (i--)
 			x86_extra_untake(cpu->extra, events[i], reg[i]);
 		return ret;
@@ -475,6 +485,8 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		cpu->events[assign[i]] = events[i];
 		cpu->used |= BIT_ULL(assign[i]);
 		cpu->merged |= pair_bit(desc, events[i], assign[i]);
+		if (x86_core_has_lbr(events[i]))
+			x86_lbr_placed(cpu, events[i]);
 	}
 	for (i = 0; i < nr_metrics; i++)
 		x86_topdown_place(cpu, metrics[i], false);
@@ -496,6 +508,8 @@ void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event)
 	}
 	x86_core_stop(cpu, event, true);
 	x86_extra_release(cpu->extra, event);
+	if (x86_core_has_lbr(event))
+		x86_lbr_release(cpu, event);
 	cpu->events[idx] = NULL;
 	cpu->used &= ~BIT_ULL(idx);
 	cpu->merged &= ~pair_bit(&cpu->core->desc, event, idx);

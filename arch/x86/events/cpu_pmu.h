@@ -57,6 +57,9 @@
  *   Intel's extra registers: offcore response, load latency, front end
  * ``topdown.c``
  *   Intel's topdown: slots on fixed counter 3, the metrics of PERF_METRICS
+ * ``intel_lbr.c``
+ *   Intel's last branch records: branch stacks of samples, filters,
+ *   call-stack mode
  * ``intel_counters.c``
  *   the counters each event of a model may use, generated from the perfmon
  *   event lists (bench/qemu/x86-event-counters.py --kernel)
@@ -84,6 +87,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/types.h>
+#include <asm/msr-index.h>
 #include <asm/perf_event.h>
 
 #include "detect.h"
@@ -233,6 +237,8 @@ struct x86_cache_event {
  *	event its load-latency events are grouped behind (with PEBS)
  * @prec_dist_fixed: event 0xc0 unit mask 1 (INST_RETIRED.PREC_DIST) may
  *	use fixed counter 0 as well (Ice Lake)
+ * @lbr_nr: its last branch records (intel_lbr.c: Skylake's kind), 0
+ *	without
  */
 struct x86_intel_model {
 	const char *name;
@@ -248,6 +254,7 @@ struct x86_intel_model {
 	bool ref_cycles_p;
 	bool mem_loads_aux;
 	bool prec_dist_fixed;
+	u8 lbr_nr;
 };
 
 /*
@@ -298,6 +305,28 @@ struct x86_extra_reg {
 	unsigned int users;
 };
 
+/* the most last branch records a model has */
+#define X86_LBR_MAX	32
+
+/*
+ * struct x86_lbr_cpu - a CPU's last branch records (intel_lbr.c)
+ * @users: placed events with a branch stack
+ * @running: of them, started (recording while any is)
+ * @select: the LBR_SELECT value they share
+ * @last_id: the id of the task event whose records the ring holds, 0
+ *	when it may hold anyone's
+ * @snapshot: the records the PMI took (a struct perf_branch_stack)
+ * @out: a sample's branch stack, filtered for its event
+ */
+struct x86_lbr_cpu {
+	unsigned int users;
+	unsigned int running;
+	u64 select;
+	u64 last_id;
+	u64 snapshot[2 + 3 * X86_LBR_MAX];
+	u64 out[2 + 3 * X86_LBR_MAX];
+};
+
 /*
  * struct x86_core_cpu - one CPU's counters; see "Locking" above.
  *
@@ -315,6 +344,7 @@ struct x86_extra_reg {
  * @fixed_ctrl: what IA32_FIXED_CTR_CTRL holds.
  * @extra: Intel: the extra registers (extra_regs.c).
  * @metric: Intel: the placed topdown metric events, by field (topdown.c).
+ * @lbr: Intel: the last branch records (intel_lbr.c).
  */
 struct x86_core_cpu {
 	const struct x86_core_pmu *core;
@@ -327,6 +357,7 @@ struct x86_core_cpu {
 	u64 fixed_ctrl;
 	struct x86_extra_reg extra[X86_XREG_NR];
 	struct perf_event *metric[INTEL_TD_METRIC_NUM];
+	struct x86_lbr_cpu lbr;
 };
 
 /*
@@ -429,6 +460,31 @@ void x86_topdown_del(struct x86_core_cpu *cpu, struct perf_event *event);
 static inline bool x86_core_is_metric(const struct perf_event *event)
 {
 	return event->hw.flags & X86_CORE_FLAG_METRIC;
+}
+
+/* intel_lbr.c */
+u64 x86_lbr_select(u64 branch_sample_type, u32 *sw_types);
+int x86_lbr_event_init(const struct x86_core_desc *desc,
+		       struct perf_event *event);
+void x86_lbr_probe(const struct x86_hw *hw, struct x86_core_desc *desc);
+void x86_lbr_reset(struct x86_core_cpu *cpu);
+int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_placed(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_release(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_start(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_stop(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_resume(struct x86_core_cpu *cpu);
+void x86_lbr_read(struct x86_core_cpu *cpu);
+unsigned int x86_lbr_snapshot(struct x86_core_cpu *cpu,
+			      struct perf_branch_entry *entries,
+			      unsigned int max);
+struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
+					 struct perf_event *event);
+
+/* the events of a CPU's with a branch stack (Intel's only) */
+static inline bool x86_core_has_lbr(const struct perf_event *event)
+{
+	return event->hw.branch_reg.reg == MSR_LBR_SELECT;
 }
 
 /* models.c */

@@ -62,6 +62,9 @@ enum x86_core_vendor {
  * @extra_regs: Intel: the model has extra registers (offcore response,
  *	load latency, front end), and they hold a value (a hypervisor may not
  *	offer them).
+ * @lbr_nr: Intel: the model's last branch records (intel_lbr.c), where
+ *	PERF_CAPABILITIES gives their format and they hold what is written;
+ *	else 0.
  * @evtsel_base: the control MSR of counter 0.
  * @ctr_base: the counter MSR of counter 0 (IA32_A_PMC0 with full-width
  *	writes).
@@ -91,6 +94,7 @@ struct x86_core_desc {
 	const struct x86_counter_rules *counter_rules;
 	bool extra_regs;
 	u8 metrics;
+	u8 lbr_nr;
 	u32 evtsel_base;
 	u32 ctr_base;
 	u32 msr_stride;

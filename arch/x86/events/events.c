@@ -635,11 +635,11 @@ static void start_freq_period(const struct x86_core_pmu *core,
  *
  * Return: 0; -ENOENT for an event that is not the core PMU's or that the
  * CPU cannot count; -EOPNOTSUPP for precise_ip (no PEBS or IBS), checked
- * first, or a branch stack (no LBR or BRS: on AMD before the config is
- * decoded, on Intel after); -EINVAL for a bad config, both host and guest
- * excluded on AMD, XMM registers to sample, Intel's branch counters, or
- * a group that can never fit; -EACCES for AnyThread without the right to
- * watch the whole CPU.
+ * first, or a branch stack the CPU cannot record (no LBR or BRS: on AMD
+ * before the config is decoded, on Intel after); -EINVAL for a bad
+ * config, both host and guest excluded on AMD, XMM registers to sample,
+ * Intel's branch counters, or a group that can never fit; -EACCES for
+ * AnyThread without the right to watch the whole CPU; -ENOMEM.
  */
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
@@ -673,16 +673,18 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 			return ret;
 	}
 	/*
-	 * Intel's branch counters (the counts of the events of the group
-	 * beside each branch record) come with architectural LBR on CPUs no
-	 * model of ours drives: asking for them is a bad request there,
-	 * whereas any other branch stack is merely one this PMU cannot take.
+	 * A branch stack from the last branch records (intel_lbr.c), where
+	 * the model has them; Intel's branch counters (the counts of the
+	 * events of the group beside each branch record) come with
+	 * architectural LBR on CPUs no model of ours drives: asking for them
+	 * is a bad request, whereas any other branch stack is merely one
+	 * this PMU cannot take.
 	 */
+	hwc->branch_reg.reg = 0;
 	if (has_branch_stack(event)) {
-		if (core->desc.vendor == X86_CORE_INTEL &&
-		    (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS))
-			return -EINVAL;
-		return -EOPNOTSUPP;
+		ret = x86_lbr_event_init(&core->desc, event);
+		if (ret)
+			return ret;
 	}
 	/* the XMM registers come only in PEBS records, which this has not */
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &

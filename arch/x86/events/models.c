@@ -171,6 +171,7 @@ static const struct x86_intel_model skylake = {
 	.nr_cache_base = ARRAY_SIZE(skylake_cache_base),
 	.extra = skylake_extra, .nr_extra = ARRAY_SIZE(skylake_extra),
 	.topdown_events = true,
+	.lbr_nr = 32,
 };
 
 static const struct x86_intel_model icelake = {
@@ -181,6 +182,7 @@ static const struct x86_intel_model icelake = {
 	.extra = skylake_extra, .nr_extra = ARRAY_SIZE(skylake_extra),
 	.metrics = 4,
 	.prec_dist_fixed = true,
+	.lbr_nr = 32,
 };
 
 static const struct x86_intel_model sapphire_rapids = {
@@ -254,8 +256,8 @@ static const struct x86_counter_rules *counter_rules_find(u8 model)
  * x86_intel_model_detect - what the model layer knows of an Intel PMU
  * @hw: the hardware, to probe the extra registers
  * @desc: the PMU as CPUID describes it, family and model filled in;
- *	@intel_model, @counter_rules, @extra_regs and @metrics are set
- *	(NULL, NULL, false and 0 for a model without a table)
+ *	@intel_model, @counter_rules, @lbr_nr, @extra_regs and @metrics are
+ *	set (NULL, NULL, 0, false and 0 for a model without a table)
  */
 void x86_intel_model_detect(const struct x86_hw *hw,
 			    struct x86_core_desc *desc)
@@ -264,6 +266,7 @@ void x86_intel_model_detect(const struct x86_hw *hw,
 		return;
 	desc->intel_model = model_find(desc->model);
 	desc->counter_rules = counter_rules_find(desc->model);
+	x86_lbr_probe(hw, desc);
 	desc->extra_regs = desc->intel_model && desc->intel_model->nr_extra &&
 			   x86_extra_probe(hw);
 	if (desc->intel_model && (desc->fixed_mask & BIT(3)) &&

@@ -4,7 +4,8 @@
  * state, group transactions, the PMU interrupt (an NMI delivered through
  * the local APIC's LVTPC entry), CPU hotplug, Xen PV's forwarded PMU
  * interrupt, suspend and resume, the boot log's description of the PMU,
- * and Intel's freeze_on_smi setting on every CPU.  The event logic,
+ * Intel's freeze_on_smi setting on every CPU, and BPF's snapshot of the
+ * last branch records.  The event logic,
  * counter scheduling and counting are events.c, counters.c and count.c;
  * the sysfs description is sysfs.c, user-space rdpmc user_access.c, and
  * what KVM and the local APIC code ask virt.c.
@@ -30,6 +31,7 @@
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/static_call.h>
 #include <linux/syscore_ops.h>
 /* register_nmi_handler(): <linux/nmi.h> has it only for arch watchdogs */
 #include <asm/nmi.h>
@@ -55,11 +57,15 @@ static struct x86_core_driver_cpu *this_cpu_state(struct pmu *pmu)
 static int driver_overflow(struct perf_event *event, u64 period, void *arg)
 {
 	struct x86_core_driver *drv = arg;
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
 	struct perf_sample_data data;
 
 	perf_sample_data_init(&data, 0, period);
-	return perf_event_overflow(event, &data,
-				   this_cpu_ptr(drv->cpus)->regs);
+	if (x86_core_has_lbr(event) && has_branch_stack(event))
+		perf_sample_save_brstack(&data, event,
+					 x86_lbr_sample(&cpu->counters, event),
+					 NULL);
+	return perf_event_overflow(event, &data, cpu->regs);
 }
 
 /**
@@ -110,6 +116,24 @@ static int core_xen_irq(struct pt_regs *regs)
 struct x86_pmu x86_pmu = {
 	.handle_irq = core_xen_irq,
 };
+
+/* bpf_get_branch_snapshot(): this CPU's last branch records, as they are */
+static int core_snapshot_branch_stack(struct perf_branch_entry *entries,
+				      unsigned int cnt)
+{
+	struct x86_core_driver *drv = READ_ONCE(native);
+	unsigned long flags;
+	int n = 0;
+
+	if (!drv)
+		return 0;
+	local_irq_save(flags);
+	if (this_cpu_ptr(drv->cpus)->counters.core)
+		n = x86_lbr_snapshot(&this_cpu_ptr(drv->cpus)->counters,
+				     entries, cnt);
+	local_irq_restore(flags);
+	return n;
+}
 
 static int core_event_init(struct perf_event *event)
 {
@@ -436,6 +460,7 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 {
 	const struct x86_core_desc *desc = &core->desc;
 	u64 counters = (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
+	char lbr[24] = "";
 	const char *kind;
 	unsigned int i;
 
@@ -452,10 +477,13 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 	else
 		kind = desc->core_ext ? "core perfctr, AMD" : "AMD";
 	/* a model's name, and what it has that the generic line leaves out */
+	if (desc->lbr_nr)
+		snprintf(lbr, sizeof(lbr), "%u-deep LBR, ", desc->lbr_nr);
 	if (desc->intel_model)
-		pr_info("Performance Events: %s events, %s%sIntel PMU driver.\n",
+		pr_info("Performance Events: %s events, %s%s%sIntel PMU driver.\n",
 			desc->intel_model->name,
 			desc->anythread_deprecated ? "AnyThread deprecated, " : "",
+			lbr,
 			desc->full_width_write ? "full-width counters, " : "");
 	else
 		pr_info("Performance Events: %s PMU driver.\n", kind);
@@ -509,6 +537,9 @@ static int __init x86_core_driver_init(void)
 	core_syscore.ops = &core_syscore_ops;
 	core_syscore.data = &drv;
 	register_syscore(&core_syscore);
+	if (drv.core.desc.lbr_nr)
+		static_call_update(perf_snapshot_branch_stack,
+				   core_snapshot_branch_stack);
 	report_pmu(&drv.core);
 	return 0;
 

@@ -8,10 +8,10 @@
  * events/ (the generic hardware events this CPU counts, by the perf tool's
  * names, as event=,umask=,... terms, the topdown events of a model
  * with PERF_METRICS, Sapphire Rapids' mem-loads-aux), caps/ (pmu_name,
- * max_precise), rdpmc (user_access.c) and, on Intel, freeze_on_smi.  Each
- * attribute finds its driver through the PMU device's drvdata.  Read-only
- * data fixed at registration, but freeze_on_smi, which pmu.c sets under its
- * lock.
+ * max_precise, branches where the model has LBR), rdpmc (user_access.c)
+ * and, on Intel, freeze_on_smi.  Each attribute finds its driver through
+ * the PMU device's drvdata.  Read-only data fixed at registration, but
+ * freeze_on_smi, which pmu.c sets under its lock.
  */
 #include <linux/device.h>
 #include <linux/kstrtox.h>
@@ -243,20 +243,31 @@ static ssize_t max_precise_show(struct device *dev,
 	return sysfs_emit(page, "0\n");
 }
 
+/* the last branch records a branch stack can have (intel_lbr.c) */
+static ssize_t branches_show(struct device *dev, struct device_attribute *attr,
+			     char *page)
+{
+	return sysfs_emit(page, "%u\n", dev_desc(dev)->lbr_nr);
+}
+
 static DEVICE_ATTR_RO(pmu_name);
 static DEVICE_ATTR_RO(max_precise);
+static DEVICE_ATTR_RO(branches);
 
 static struct attribute *caps_attrs[] = {
 	&dev_attr_pmu_name.attr,
 	&dev_attr_max_precise.attr,
+	&dev_attr_branches.attr,
 	NULL,
 };
 
-/* pmu_name is Intel's: AMD's core PMU has none */
+/* pmu_name is Intel's: AMD's core PMU has none; branches, where LBR is */
 static umode_t caps_visible(struct kobject *kobj, struct attribute *attr,
 			    int i)
 {
 	if (attr == &dev_attr_pmu_name.attr && is_amd(kobj_desc(kobj)))
+		return 0;
+	if (attr == &dev_attr_branches.attr && !kobj_desc(kobj)->lbr_nr)
 		return 0;
 	return attr->mode;
 }

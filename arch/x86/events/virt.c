@@ -187,8 +187,9 @@ EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
  * x86_perf_get_lbr - describe the host's LBR stack
  * @lbr: filled in
  *
- * No LBR driver: an empty stack (no entries, no MSRs), so KVM offers its
- * guests no LBRs.
+ * An empty stack (no entries, no MSRs), so KVM offers its guests no
+ * LBRs: the host's records (intel_lbr.c) are not lent to guests, as KVM's
+ * guest LBR event (INTEL_FIXED_VLBR_EVENT) is not built.
  *
  * Context: any.
  */

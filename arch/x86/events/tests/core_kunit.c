@@ -1476,6 +1476,78 @@ static void perf_x86_core_model_topdown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
 }
 
+/*
+ * Branch stack filters to LBR_SELECT (intel_lbr.c), as stock's driver
+ * programs the emulated Skylake-SP (make x86-models part lbr): a set bit
+ * drops a ring or a kind of branch; far branches, which "any call" and
+ * "any return" need, are filtered again in software by type.
+ */
+static void perf_x86_core_lbr_select(struct kunit *test)
+{
+	static const struct {
+		u64 type;
+		u64 select;
+		bool sw;
+	} cases[] = {
+		{ PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, 0x1 },
+		{ PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_USER, 0xe5,
+		  true },
+		{ PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_USER, 0x1f5 },
+		{ PERF_SAMPLE_BRANCH_IND_CALL | PERF_SAMPLE_BRANCH_USER, 0x1ed },
+		{ PERF_SAMPLE_BRANCH_ANY_RETURN | PERF_SAMPLE_BRANCH_USER, 0xdd,
+		  true },
+		{ PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_USER, 0x1f9 },
+		{ PERF_SAMPLE_BRANCH_IND_JUMP | PERF_SAMPLE_BRANCH_USER, 0x1bd },
+		{ PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL, 0x2 },
+		{ PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN |
+		  PERF_SAMPLE_BRANCH_USER, 0xc5, true },
+		{ PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_USER, 0x1fd },
+		{ PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+		  PERF_SAMPLE_BRANCH_KERNEL, 0 },
+		{ PERF_SAMPLE_BRANCH_ANY_RETURN | PERF_SAMPLE_BRANCH_USER |
+		  PERF_SAMPLE_BRANCH_KERNEL, 0xdc, true },
+		{ PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER, 0x3c5 },
+	};
+	unsigned int i;
+	u32 sw;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, x86_lbr_select(cases[i].type, &sw),
+				    cases[i].select, "type %#llx",
+				    cases[i].type);
+		KUNIT_EXPECT_EQ_MSG(test, !!sw, cases[i].sw, "type %#llx",
+				    cases[i].type);
+	}
+}
+
+/*
+ * A Skylake whose LBR MSRs do not hold what is written (the model has
+ * none, as a hypervisor may hide them) has no branch stacks: EOPNOTSUPP,
+ * and branch counters are a bad request whatever the part.
+ */
+static int lbr_event_init(struct core_test *t, u64 branch_sample_type)
+{
+	struct perf_event *ev = raw_event(t, 0x00c0, 0);
+
+	ev->attr.sample_period = 100000;
+	ev->attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	ev->attr.branch_sample_type = branch_sample_type;
+	return x86_core_event_init(&t->core, ev);
+}
+
+static void perf_x86_core_lbr_hidden(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_skl);
+
+	KUNIT_EXPECT_EQ(test, t->core.desc.lbr_nr, 0);
+	KUNIT_EXPECT_EQ(test, lbr_event_init(t, PERF_SAMPLE_BRANCH_ANY |
+						PERF_SAMPLE_BRANCH_USER),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, lbr_event_init(t, PERF_SAMPLE_BRANCH_ANY |
+						PERF_SAMPLE_BRANCH_COUNTERS),
+			-EINVAL);
+}
+
 static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_core_map, map_gen_params),
 	KUNIT_CASE(perf_x86_core_amd_generations),
@@ -1488,6 +1560,8 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE(perf_x86_core_model_cache),
 	KUNIT_CASE(perf_x86_core_model_offcore),
 	KUNIT_CASE(perf_x86_core_model_frontend),
+	KUNIT_CASE(perf_x86_core_lbr_select),
+	KUNIT_CASE(perf_x86_core_lbr_hidden),
 	KUNIT_CASE(perf_x86_core_model_topdown),
 	KUNIT_CASE_PARAM(perf_x86_core_group, group_gen_params),
 	KUNIT_CASE(perf_x86_core_group_mixed),

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Intel's last branch records (LBR), the model-specific kind that Skylake
+ * and Ice Lake cores have (SDM vol. 3B, "Last Branch, Call Stack,
+ * Interrupt, and Exception Recording for Processors based on Skylake
+ * Microarchitecture"): a ring of 32 records of the branches the CPU took,
+ * each MSR_LASTBRANCH_x_FROM_IP, _TO_IP and MSR_LBR_INFO_x (format 5:
+ * the misprediction, TSX and cycle count bits in LBR_INFO), MSR_LBR_TOS
+ * the index of the last one written, MSR_LBR_SELECT a filter of the
+ * branches not to record, and IA32_DEBUGCTL.LBR to record at all.  They
+ * give sampling events a branch stack (PERF_SAMPLE_BRANCH_STACK): the
+ * records as the PMI found them, newest first.
+ *
+ * An event's branch_sample_type becomes an LBR_SELECT value at
+ * event_init: a kind of branch is dropped unless the event asks for it,
+ * and so is a ring it does not ask for (as the hardware filters by the
+ * ring a branch ends in, a record whose source is in a ring not asked
+ * for, a return to user space from the kernel, is dropped in software:
+ * no kernel address reaches a user-only stack).  Where the hardware's
+ * kinds are coarser than the request (far branches for "any call" and
+ * "any return"), the records are filtered again in software by the
+ * instruction at their source, which also gives the branch type
+ * (PERF_SAMPLE_BRANCH_TYPE_SAVE); the TSX filters keep the records whose
+ * flags say so.  PERF_SAMPLE_BRANCH_CALL_STACK uses the
+ * hardware's call-stack mode, where a return takes its call off the ring.
+ *
+ * One CPU's events share its LBR_SELECT: an event whose filter differs
+ * from the placed ones' does not go on (the core multiplexes it).  The
+ * ring holds what the CPU ran, whoever ran it: it is cleared when a task
+ * event goes on that was not the last one on, so that no task sees
+ * another's branches; a call-stack event keeps its task's ring (saved when
+ * it goes off, written back when it comes on), as the call stack spans
+ * the switches.  While a started event records, DEBUGCTL.LBR is set, with
+ * FREEZE_LBRS_ON_PMI (the ring stops at the PMI, and acknowledging the
+ * PMI's LBR_Frz status bit lets it go on) but in call-stack mode.
+ *
+ * Locking: as count.c, every function taking a struct x86_core_cpu runs
+ * on its CPU with IRQs off or in its PMI (cpu_pmu.h).  event_init only
+ * reads the PMU's description.
+ */
+#include <linux/bitops.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <asm/insn.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+
+#include "cpu_pmu.h"
+
+/* the records' MSRs (Skylake's layout) */
+#define LBR_MSR_FROM		MSR_LBR_NHM_FROM
+#define LBR_MSR_TO		MSR_LBR_NHM_TO
+#define LBR_MSR_INFO		MSR_LBR_INFO_0
+
+/* IA32_PERF_CAPABILITIES[5:0]: the record format this file reads */
+#define LBR_FORMAT_MASK		0x3f
+#define LBR_FORMAT_INFO		0x05
+
+/* LBR_SELECT: a set bit drops what it names */
+#define LBR_SEL_RING0		BIT_ULL(0)	/* ending in ring 0 */
+#define LBR_SEL_RING3		BIT_ULL(1)	/* ending above ring 0 */
+#define LBR_SEL_JCC		BIT_ULL(2)
+#define LBR_SEL_REL_CALL	BIT_ULL(3)
+#define LBR_SEL_IND_CALL	BIT_ULL(4)
+#define LBR_SEL_RETURN		BIT_ULL(5)
+#define LBR_SEL_IND_JMP		BIT_ULL(6)
+#define LBR_SEL_REL_JMP		BIT_ULL(7)
+#define LBR_SEL_FAR		BIT_ULL(8)
+#define LBR_SEL_CALL_STACK	BIT_ULL(9)	/* set: call-stack mode */
+#define LBR_SEL_KINDS		GENMASK_ULL(8, 2)
+
+/* the branch_sample_type bits that choose kinds of branch */
+#define BR_KIND_BITS	(PERF_SAMPLE_BRANCH_ANY | \
+			 PERF_SAMPLE_BRANCH_ANY_CALL | \
+			 PERF_SAMPLE_BRANCH_ANY_RETURN | \
+			 PERF_SAMPLE_BRANCH_IND_CALL | \
+			 PERF_SAMPLE_BRANCH_COND | \
+			 PERF_SAMPLE_BRANCH_IND_JUMP | \
+			 PERF_SAMPLE_BRANCH_CALL | \
+			 PERF_SAMPLE_BRANCH_CALL_STACK)
+
+/*
+ * The software filter (hw.branch_reg.idx): the PERF_BR_* types an event
+ * keeps, as a mask of BIT(type), where its LBR_SELECT lets more through.
+ */
+#define BR_TYPES_CALLS	(BIT(PERF_BR_CALL) | BIT(PERF_BR_IND_CALL) | \
+			 BIT(PERF_BR_SYSCALL) | BIT(PERF_BR_IRQ))
+#define BR_TYPES_RETURNS (BIT(PERF_BR_RET) | BIT(PERF_BR_ERET) | \
+			  BIT(PERF_BR_SYSRET))
+
+/* what a kind of request lets through: LBR_SELECT kinds and PERF_BR_ types */
+static const struct {
+	u64 request;
+	u64 kinds;
+	u32 types;
+} lbr_kinds[] = {
+	{ PERF_SAMPLE_BRANCH_ANY, LBR_SEL_KINDS, ~0U },
+	{ PERF_SAMPLE_BRANCH_ANY_CALL,
+	  LBR_SEL_REL_CALL | LBR_SEL_IND_CALL | LBR_SEL_FAR, BR_TYPES_CALLS },
+	{ PERF_SAMPLE_BRANCH_ANY_RETURN, LBR_SEL_RETURN | LBR_SEL_FAR,
+	  BR_TYPES_RETURNS },
+	{ PERF_SAMPLE_BRANCH_IND_CALL, LBR_SEL_IND_CALL, BIT(PERF_BR_IND_CALL) },
+	{ PERF_SAMPLE_BRANCH_COND, LBR_SEL_JCC, BIT(PERF_BR_COND) },
+	{ PERF_SAMPLE_BRANCH_IND_JUMP, LBR_SEL_IND_JMP, BIT(PERF_BR_IND) },
+	{ PERF_SAMPLE_BRANCH_CALL, LBR_SEL_REL_CALL, BIT(PERF_BR_CALL) },
+	{ PERF_SAMPLE_BRANCH_CALL_STACK,
+	  LBR_SEL_REL_CALL | LBR_SEL_IND_CALL | LBR_SEL_RETURN,
+	  BIT(PERF_BR_CALL) | BIT(PERF_BR_IND_CALL) | BIT(PERF_BR_RET) },
+};
+
+/**
+ * x86_lbr_select - the LBR_SELECT value and software filter of a request
+ * @branch_sample_type: the event's, its privilege bits filled in
+ * @sw_types: set to the PERF_BR_* types (a mask) to keep in software,
+ *	or 0 where LBR_SELECT alone does the filtering
+ *
+ * Return: the LBR_SELECT value.
+ */
+u64 x86_lbr_select(u64 branch_sample_type, u32 *sw_types)
+{
+	u64 kinds = 0, sel;
+	u32 types = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lbr_kinds); i++) {
+		if (!(branch_sample_type & lbr_kinds[i].request))
+			continue;
+		kinds |= lbr_kinds[i].kinds;
+		types |= lbr_kinds[i].types;
+	}
+	sel = LBR_SEL_KINDS & ~kinds;
+	if (!(branch_sample_type & PERF_SAMPLE_BRANCH_KERNEL))
+		sel |= LBR_SEL_RING0;
+	if (!(branch_sample_type & PERF_SAMPLE_BRANCH_USER))
+		sel |= LBR_SEL_RING3;
+	if (branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK)
+		sel |= LBR_SEL_CALL_STACK;
+	/* far branches are more than calls, or than returns */
+	*sw_types = (kinds & LBR_SEL_FAR) && types != ~0U ? types : 0;
+	return sel;
+}
+
+/* what a call-stack event keeps of its task's ring while it is off */
+struct lbr_saved {
+	bool valid;
+	u64 tos;
+	u64 from[X86_LBR_MAX];
+	u64 to[X86_LBR_MAX];
+	u64 info[X86_LBR_MAX];
+};
+
+static void lbr_event_destroy(struct perf_event *event)
+{
+	kfree(event->pmu_private);
+	event->pmu_private = NULL;
+}
+
+static bool lbr_call_stack(const struct perf_event *event)
+{
+	return event->hw.branch_reg.config & LBR_SEL_CALL_STACK;
+}
+
+/**
+ * x86_lbr_event_init - take an event's branch stack request
+ * @desc: the PMU
+ * @event: an Intel event with PERF_SAMPLE_BRANCH_STACK
+ *
+ * Return: 0; -EOPNOTSUPP without LBR; -EINVAL for branch counters;
+ * -ENOMEM.
+ */
+int x86_lbr_event_init(const struct x86_core_desc *desc,
+		       struct perf_event *event)
+{
+	u64 type = event->attr.branch_sample_type;
+	u32 sw_types;
+
+	if (type & PERF_SAMPLE_BRANCH_COUNTERS)
+		return -EINVAL;
+	if (!desc->lbr_nr)
+		return -EOPNOTSUPP;
+	event->hw.branch_reg.reg = MSR_LBR_SELECT;
+	event->hw.branch_reg.config = x86_lbr_select(type, &sw_types);
+	event->hw.branch_reg.idx = sw_types;
+	if (lbr_call_stack(event) && event->attach_state & PERF_ATTACH_TASK) {
+		struct lbr_saved *saved = kzalloc(sizeof(*saved), GFP_KERNEL);
+
+		if (!saved)
+			return -ENOMEM;
+		event->pmu_private = saved;
+		event->destroy = lbr_event_destroy;
+	}
+	return 0;
+}
+
+/* ---- the records ---- */
+
+static u32 lbr_msr(const struct x86_core_desc *desc, u32 base, unsigned int i)
+{
+	return base + (i & (desc->lbr_nr - 1));
+}
+
+/*
+ * Whether a record MSR holds what is written (stock's probe of a CPU,
+ * or a hypervisor, that lists LBRs without having them): written with
+ * some bits flipped, read back, restored.
+ */
+static bool lbr_msr_works(const struct x86_hw *hw, u32 msr, u64 flip)
+{
+	u64 old, val;
+
+	if (x86_hw_rdmsr(hw, msr, &old) || x86_hw_wrmsr(hw, msr, old ^ flip) ||
+	    x86_hw_rdmsr(hw, msr, &val))
+		return false;
+	x86_hw_wrmsr(hw, msr, old);
+	return val == (old ^ flip);
+}
+
+/**
+ * x86_lbr_probe - whether a model's LBRs are there
+ * @hw: the hardware
+ * @desc: an Intel PMU with its model; lbr_nr set, or 0
+ */
+void x86_lbr_probe(const struct x86_hw *hw, struct x86_core_desc *desc)
+{
+	u8 nr = desc->intel_model ? desc->intel_model->lbr_nr : 0;
+	unsigned int i;
+
+	desc->lbr_nr = 0;
+	if (!nr || (desc->perf_capabilities & LBR_FORMAT_MASK) !=
+		   LBR_FORMAT_INFO)
+		return;
+	if (!lbr_msr_works(hw, MSR_LBR_TOS, 0x3))
+		return;
+	for (i = 0; i < nr; i++)
+		if (!lbr_msr_works(hw, LBR_MSR_FROM + i, 0xffff) ||
+		    !lbr_msr_works(hw, LBR_MSR_TO + i, 0xffff))
+			return;
+	desc->lbr_nr = nr;
+}
+
+/**
+ * x86_lbr_reset - clear this CPU's records
+ * @cpu: this CPU's counters
+ */
+void x86_lbr_reset(struct x86_core_cpu *cpu)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	const struct x86_hw *hw = cpu->core->hw;
+	unsigned int i;
+
+	for (i = 0; i < desc->lbr_nr; i++) {
+		x86_hw_wrmsr(hw, LBR_MSR_FROM + i, 0);
+		x86_hw_wrmsr(hw, LBR_MSR_TO + i, 0);
+		x86_hw_wrmsr(hw, LBR_MSR_INFO + i, 0);
+	}
+}
+
+static void lbr_save(struct x86_core_cpu *cpu, struct lbr_saved *s)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	const struct x86_hw *hw = cpu->core->hw;
+	unsigned int i;
+
+	if (x86_hw_rdmsr(hw, MSR_LBR_TOS, &s->tos))
+		return;
+	for (i = 0; i < desc->lbr_nr; i++) {
+		x86_hw_rdmsr(hw, LBR_MSR_FROM + i, &s->from[i]);
+		x86_hw_rdmsr(hw, LBR_MSR_TO + i, &s->to[i]);
+		x86_hw_rdmsr(hw, LBR_MSR_INFO + i, &s->info[i]);
+	}
+	s->valid = true;
+}
+
+static void lbr_restore(struct x86_core_cpu *cpu, const struct lbr_saved *s)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	const struct x86_hw *hw = cpu->core->hw;
+	unsigned int i;
+
+	for (i = 0; i < desc->lbr_nr; i++) {
+		x86_hw_wrmsr(hw, LBR_MSR_FROM + i, s->from[i]);
+		x86_hw_wrmsr(hw, LBR_MSR_TO + i, s->to[i]);
+		x86_hw_wrmsr(hw, LBR_MSR_INFO + i, s->info[i]);
+	}
+	x86_hw_wrmsr(hw, MSR_LBR_TOS, s->tos);
+}
+
+/**
+ * x86_lbr_take - an event with a branch stack is being placed
+ * @cpu: this CPU's counters
+ * @event: the event
+ *
+ * Return: 0; -EAGAIN when the placed events record with another filter.
+ */
+int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	struct x86_lbr_cpu *lbr = &cpu->lbr;
+
+	if (lbr->users && lbr->select != event->hw.branch_reg.config)
+		return -EAGAIN;
+	lbr->select = event->hw.branch_reg.config;
+	lbr->users++;
+	return 0;
+}
+
+/* a placed event's records are another's: its task's, or none */
+static void lbr_switch_to(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	struct x86_lbr_cpu *lbr = &cpu->lbr;
+	struct lbr_saved *saved = event->pmu_private;
+
+	/*
+	 * A CPU-wide event records whatever runs; the event that was on last
+	 * finds its own records (event ids are never reused).
+	 */
+	if (!(event->attach_state & PERF_ATTACH_TASK) ||
+	    lbr->last_id == event->id)
+		return;
+	if (saved && saved->valid)
+		lbr_restore(cpu, saved);
+	else
+		x86_lbr_reset(cpu);
+	lbr->last_id = event->id;
+}
+
+/**
+ * x86_lbr_placed - an event's records go on with it
+ * @cpu: this CPU's counters
+ * @event: taken by x86_lbr_take(), now on a counter
+ */
+void x86_lbr_placed(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	lbr_switch_to(cpu, event);
+}
+
+/**
+ * x86_lbr_release - an event with a branch stack leaves the counters
+ * @cpu: this CPU's counters
+ * @event: taken and placed, stopped
+ */
+void x86_lbr_release(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	struct lbr_saved *saved = event->pmu_private;
+
+	if (saved && cpu->lbr.last_id == event->id)
+		lbr_save(cpu, saved);
+	cpu->lbr.users--;
+}
+
+static void write_debugctl(struct x86_core_cpu *cpu, bool on)
+{
+	const struct x86_hw *hw = cpu->core->hw;
+	u64 old, val;
+
+	if (x86_hw_rdmsr(hw, MSR_IA32_DEBUGCTLMSR, &old))
+		return;
+	val = old & ~(DEBUGCTLMSR_LBR | DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
+	if (on) {
+		val |= DEBUGCTLMSR_LBR;
+		if (!(cpu->lbr.select & LBR_SEL_CALL_STACK))
+			val |= DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
+	}
+	if (val != old)
+		x86_hw_wrmsr(hw, MSR_IA32_DEBUGCTLMSR, val);
+}
+
+/**
+ * x86_lbr_start - an event with a branch stack starts: recording on
+ * @cpu: this CPU's counters
+ * @event: placed, being started
+ */
+void x86_lbr_start(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	if (cpu->lbr.running++)
+		return;
+	x86_hw_wrmsr(cpu->core->hw, MSR_LBR_SELECT, cpu->lbr.select);
+	write_debugctl(cpu, true);
+}
+
+/**
+ * x86_lbr_stop - an event with a branch stack stops: recording off after
+ * the last one
+ * @cpu: this CPU's counters
+ * @event: started, being stopped
+ */
+void x86_lbr_stop(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	if (!--cpu->lbr.running)
+		write_debugctl(cpu, false);
+}
+
+/**
+ * x86_lbr_resume - recording on again after a resume, where it was on
+ * @cpu: this CPU's counters, their MSRs back at reset values
+ */
+void x86_lbr_resume(struct x86_core_cpu *cpu)
+{
+	if (!cpu->lbr.running)
+		return;
+	x86_hw_wrmsr(cpu->core->hw, MSR_LBR_SELECT, cpu->lbr.select);
+	write_debugctl(cpu, true);
+}
+
+/* ---- the branch stack of a sample ---- */
+
+static struct perf_branch_stack *lbr_stack(u64 *buf)
+{
+	return (struct perf_branch_stack *)buf;
+}
+
+/*
+ * This CPU's records, newest first, into @entries (at most @max); the
+ * index of the newest in *@tos.  Returns how many.
+ */
+static unsigned int lbr_read(struct x86_core_cpu *cpu,
+			     struct perf_branch_entry *entries,
+			     unsigned int max, u64 *tos)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	const struct x86_hw *hw = cpu->core->hw;
+	bool call_stack = cpu->lbr.select & LBR_SEL_CALL_STACK;
+	struct perf_branch_entry *e;
+	u64 from, to, info;
+	unsigned int i, n = 0;
+
+	if (x86_hw_rdmsr(hw, MSR_LBR_TOS, tos))
+		return 0;
+	for (i = 0; i < desc->lbr_nr && n < max; i++) {
+		if (x86_hw_rdmsr(hw, lbr_msr(desc, LBR_MSR_FROM, *tos - i), &from) ||
+		    x86_hw_rdmsr(hw, lbr_msr(desc, LBR_MSR_TO, *tos - i), &to) ||
+		    x86_hw_rdmsr(hw, lbr_msr(desc, LBR_MSR_INFO, *tos - i), &info))
+			break;
+		/* a cleared record: the bottom of a call stack, or none yet */
+		if (!from && !to) {
+			if (call_stack)
+				break;
+			continue;
+		}
+		e = &entries[n++];
+		/* bits 62:61 of the source are TSX flags or its sign */
+		e->from = sign_extend64(from, 60);
+		e->to = to;
+		perf_clear_branch_entry_bitfields(e);
+		e->mispred = !!(info & LBR_INFO_MISPRED);
+		e->predicted = !e->mispred;
+		e->in_tx = !!(info & LBR_INFO_IN_TX);
+		e->abort = !!(info & LBR_INFO_ABORT);
+		e->cycles = info & LBR_INFO_CYCLES;
+	}
+	return n;
+}
+
+/**
+ * x86_lbr_read - take this CPU's records, newest first (in the PMI, the
+ *	ring frozen)
+ * @cpu: this CPU's counters, recording
+ */
+void x86_lbr_read(struct x86_core_cpu *cpu)
+{
+	struct perf_branch_stack *st = lbr_stack(cpu->lbr.snapshot);
+
+	BUILD_BUG_ON(sizeof(cpu->lbr.snapshot) !=
+		     sizeof(struct perf_branch_stack) +
+		     X86_LBR_MAX * sizeof(struct perf_branch_entry));
+	st->nr = lbr_read(cpu, st->entries, X86_LBR_MAX, &st->hw_idx);
+}
+
+/**
+ * x86_lbr_snapshot - the records as they are now, for BPF
+ *	(bpf_get_branch_snapshot())
+ * @cpu: this CPU's counters; IRQs off
+ * @entries: filled in, newest first
+ * @max: room in @entries
+ *
+ * Recording stops while the records are read, so that reading adds none.
+ *
+ * Return: how many were filled in; 0 while nothing records.
+ */
+unsigned int x86_lbr_snapshot(struct x86_core_cpu *cpu,
+			      struct perf_branch_entry *entries,
+			      unsigned int max)
+{
+	unsigned int n;
+	u64 tos;
+
+	if (!cpu->lbr.running)
+		return 0;
+	write_debugctl(cpu, false);
+	n = lbr_read(cpu, entries, max, &tos);
+	write_debugctl(cpu, true);
+	return n;
+}
+
+/*
+ * The PERF_BR_* type of a branch, by the instruction at its source (the
+ * SDM's opcode map): copied from the task's memory or the kernel's text,
+ * as the PMI may; a source that is no branch instruction is an interrupt
+ * or an exception.
+ */
+static int lbr_branch_type(u64 from, u64 to)
+{
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+	unsigned int len = sizeof(buf);
+	u8 op, op2, reg;
+
+	if (from < TASK_SIZE_MAX)
+		len -= copy_from_user_nmi(buf, (void __user *)from, len);
+	else if (copy_from_kernel_nofault(buf, (void *)from, len))
+		len = 0;
+	if (!len || insn_decode(&insn, buf, len, INSN_MODE_64))
+		return PERF_BR_UNKNOWN;
+	op = insn.opcode.bytes[0];
+	op2 = insn.opcode.bytes[1];
+	reg = X86_MODRM_REG(insn.modrm.value);
+	switch (op) {
+	case 0x70 ... 0x7f:
+	case 0xe0 ... 0xe3:
+		return PERF_BR_COND;
+	case 0xe8:
+	case 0x9a:
+		return PERF_BR_CALL;
+	case 0xe9:
+	case 0xeb:
+	case 0xea:
+		return PERF_BR_UNCOND;
+	case 0xc2:
+	case 0xc3:
+	case 0xca:
+	case 0xcb:
+		return PERF_BR_RET;
+	case 0xcf:
+		return PERF_BR_ERET;
+	case 0xcc ... 0xce:
+		return PERF_BR_SYSCALL;
+	case 0xff:
+		if (reg == 2 || reg == 3)
+			return PERF_BR_IND_CALL;
+		if (reg == 4 || reg == 5)
+			return PERF_BR_IND;
+		break;
+	case 0x0f:
+		if (op2 >= 0x80 && op2 <= 0x8f)
+			return PERF_BR_COND;
+		if (op2 == 0x05 || op2 == 0x34)
+			return PERF_BR_SYSCALL;
+		if (op2 == 0x07 || op2 == 0x35)
+			return PERF_BR_SYSRET;
+		break;
+	}
+	/* no branch there: the CPU was interrupted, or faulted */
+	return PERF_BR_IRQ;
+}
+
+/*
+ * Whether a record's source is in a ring the event asks for (the kernel's
+ * addresses are the upper half), and its TSX flags what a TSX filter
+ * wants.
+ */
+static bool lbr_source_wanted(u64 type, const struct perf_branch_entry *e)
+{
+	u64 tx = type & (PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_IN_TX |
+			 PERF_SAMPLE_BRANCH_NO_TX);
+
+	if (e->from >= TASK_SIZE_MAX ? !(type & PERF_SAMPLE_BRANCH_KERNEL) :
+				       !(type & PERF_SAMPLE_BRANCH_USER))
+		return false;
+	if (!tx)
+		return true;
+	return ((tx & PERF_SAMPLE_BRANCH_ABORT_TX) && e->abort) ||
+	       ((tx & PERF_SAMPLE_BRANCH_IN_TX) && e->in_tx) ||
+	       ((tx & PERF_SAMPLE_BRANCH_NO_TX) && !e->in_tx);
+}
+
+/**
+ * x86_lbr_sample - an event's branch stack for its sample, from the records
+ *	x86_lbr_read() took
+ * @cpu: this CPU's counters
+ * @event: a sampling event with a branch stack, whose period ended
+ *
+ * Return: the branch stack (this CPU's, until the next sample).
+ */
+struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
+					 struct perf_event *event)
+{
+	struct perf_branch_stack *in = lbr_stack(cpu->lbr.snapshot);
+	struct perf_branch_stack *out = lbr_stack(cpu->lbr.out);
+	u64 type = event->attr.branch_sample_type;
+	u32 keep = event->hw.branch_reg.idx;
+	bool want_type = type & PERF_SAMPLE_BRANCH_TYPE_SAVE;
+	struct perf_branch_entry *e;
+	unsigned int i, n = 0;
+	int br;
+
+	out->hw_idx = in->hw_idx;
+	for (i = 0; i < in->nr; i++) {
+		e = &out->entries[n];
+		*e = in->entries[i];
+		if (!lbr_source_wanted(type, e))
+			continue;
+		if (keep || want_type) {
+			br = lbr_branch_type(e->from, e->to);
+			if (keep && !(keep & BIT(br)))
+				continue;
+			if (want_type)
+				e->type = br;
+		}
+		if (type & PERF_SAMPLE_BRANCH_NO_FLAGS) {
+			e->mispred = 0;
+			e->predicted = 0;
+			e->in_tx = 0;
+			e->abort = 0;
+		}
+		if (type & PERF_SAMPLE_BRANCH_NO_CYCLES)
+			e->cycles = 0;
+		n++;
+	}
+	out->nr = n;
+	return out;
+}
