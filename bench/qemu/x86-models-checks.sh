@@ -12,7 +12,8 @@
 # stat (6-8), groups (9-11), metrics (12-127: every metric group) or
 # events (128-255: every named event, four a run) or energy (the power,
 # msr and cstate PMUs: sysfs trees and system-wide counts, no marker) or
-# lbr (96-111: perf record's branch stacks of bench/qemu/lbr-workload.c).
+# lbr (95-111: perf record's branch stacks of bench/qemu/lbr-workload.c)
+# or pebs (112-119: perf record at each precise level, the same workload).
 export PERF_PAGER=cat
 cd /tmp || exit 1
 part=${PART:-sysfs}
@@ -81,31 +82,78 @@ run() {
 
 # lbr_record N OPTIONS...: perf record of the fixed branchy workload
 # (bench/qemu/lbr-workload.c) with the branch stack options given, a
-# sample every 200,003 user instructions, and each sample's IP and branch
-# stack as perf script prints them (kernel addresses, which differ with
-# each kernel's build, as K), after a marker as run's
+# sample every 20,011 user instructions, after a marker as run's.  Where
+# a sample falls follows each kernel's timing (the PMI comes at a block's
+# end), so what is compared is what does not: the number of samples, the
+# sizes the stacks have, and every branch they hold (source, target,
+# flags and type; kernel addresses, which differ with each kernel's
+# build, as K), once each: some 50 samples see every branch of the
+# workload
 lbr_record() {
 	local n=$1
 	shift
 	perf stat -x, -e "r7f0042$(printf %02x $n)" -o /dev/null -- true 2> /dev/null
 	echo "=== record $n: perf record $*"
 	rm -f lbr.data err.txt
-	perf record -q -o lbr.data -e instructions:u -c 200003 "$@" -- \
+	perf record -q -o lbr.data -e instructions:u -c 20011 "$@" -- \
 		/tmp/lbr_workload 30000 > /dev/null 2> err.txt
 	echo "rc=$?"
 	grep -v '^$' err.txt | head -5
 	[ -f lbr.data ] || return
-	perf script -i lbr.data -F ip,brstack 2>&1 | head -12 |
-		sed -E 's/0xffff[0-9a-f]{12}/K/g; s/ +$//'
+	perf script -i lbr.data -F brstack > brs.txt 2>&1
+	echo "samples: $(wc -l < brs.txt)"
+	# with kernel branches (a filter with k): how many a stack holds, and
+	# whether it reaches back to the system call (the PMI may come some
+	# instructions late, in the kernel), follow each kernel's timing; the
+	# kernel's branches and its returns to user space are compared
+	case " $* " in
+	*,k[\ ,]*)
+		tr ' ' '\n' < brs.txt | grep . |
+			sed -E 's/0xffff[0-9a-f]{12}/K/g' |
+			awk -F/ '$1 == "K" { if ($2 != "K") $2 = "user"
+				print $1 "/" $2 "/" $3 "/" $4 "/" $5 "/" $7 }' |
+			sort -u
+		return ;;
+	esac
+	echo "stack sizes: $(awk '{ print NF }' brs.txt | sort -nu | tr '\n' ' ')"
+	tr ' ' '\n' < brs.txt | grep . | sed -E 's/0xffff[0-9a-f]{12}/K/g' |
+		awk -F/ '{ print $1 "/" $2 "/" $3 "/" $4 "/" $5 "/" $7 }' |
+		sort -u | head -80
 }
 
 case $part in
+pebs)
+	# precise sampling (issue 46): what the kernel says of it, and perf
+	# record of the branchy workload at each precise level; runs 112 to
+	# 119: the samples' number and the IPs they hold, once each
+	echo "=== caps/max_precise: $(cat /sys/bus/event_source/devices/cpu/caps/max_precise 2>&1)"
+	dmesg | grep -E 'PEBS|Performance Events' | sed 's/^\[[^]]*\] //'
+	n=112
+	for e in instructions:u instructions:pu instructions:ppu \
+		 instructions:pppu cycles:ppu "cycles:Pu" "r00c0:ppu"; do
+		perf stat -x, -e "r7f0042$(printf %02x $n)" -o /dev/null -- true 2> /dev/null
+		echo "=== record $n: perf record -e $e"
+		rm -f pebs.data err.txt
+		perf record -q -o pebs.data -e "$e" -c 20011 -- \
+			/tmp/lbr_workload 30000 > /dev/null 2> err.txt
+		echo "rc=$?"
+		grep -v '^$' err.txt | head -5
+		if [ -f pebs.data ]; then
+			perf script -i pebs.data -F ip > ips.txt 2>&1
+			echo "samples: $(wc -l < ips.txt)"
+			sort -u ips.txt | head -40
+		fi
+		n=$((n + 1))
+	done
+	;;
 lbr)
 	# the last branch records (issue 46): what the kernel says of
 	# them, and perf record with each branch filter and the LBR call
-	# graph; runs 96 to 111
+	# graph; runs 95 to 111
 	echo "=== caps/branches: $(cat /sys/bus/event_source/devices/cpu/caps/branches 2>&1)"
-	dmesg | grep -iE 'LBR|Performance Events' | sed 's/^\[[^]]*\] //'
+	dmesg | grep -E 'LBR|Performance Events' | sed 's/^\[[^]]*\] //'
+	# without a branch stack first: where the samples fall
+	lbr_record 95
 	n=96
 	for j in "-b" "-j any,u" "-j any_call,u" "-j call,u" "-j ind_call,u" \
 		 "-j any_ret,u" "-j cond,u" "-j ind_jmp,u" "-j any,k" \
@@ -118,12 +166,47 @@ lbr)
 	perf stat -x, -e "r7f0042$(printf %02x $n)" -o /dev/null -- true 2> /dev/null
 	echo "=== record $n: perf record --call-graph lbr"
 	rm -f lbr.data
-	perf record -q -o lbr.data -e instructions:u -c 200003 --call-graph lbr \
+	perf record -q -o lbr.data -e instructions:u -c 20011 --call-graph lbr \
 		-- /tmp/lbr_workload 30000 > /dev/null 2> err.txt
 	echo "rc=$?"
 	grep -v '^$' err.txt | head -5
-	[ -f lbr.data ] && perf script -i lbr.data -F ip,sym 2>&1 | head -30 |
-		sed -E 's/ +$//'
+	# each sample's call chain (but the sampled IP, which follows the
+	# kernel's timing) on a line, every chain once; not those through the
+	# system call's wrapper, where a sample falls only now and then
+	[ -f lbr.data ] && perf script -i lbr.data -F ip,sym 2>&1 |
+		awk 'BEGIN { RS = ""; FS = "\n" } {
+			c = ""
+			for (i = 2; i <= NF; i++) {
+				sub(/^[ \t]+/, "", $i)
+				c = c " | " $i
+			}
+			print c }' | grep -v __getppid | sort -u | head -40
+	# the profile tools that read branch stacks (Debian's bolt-15 and
+	# autofdo), on a perf record -b of the workload: whether they take
+	# it (their exit status, what they say they read, numbers as #, and
+	# whether they wrote a profile)
+	rm -f lbr.data lbr.fdata lbr.afdo
+	perf record -q -o lbr.data -e instructions:u -c 20011 -b \
+		-- /tmp/lbr_workload 30000 > /dev/null 2>&1
+	echo "=== perf2bolt"
+	if command -v perf2bolt-15 > /dev/null; then
+		perf2bolt-15 -p lbr.data -o lbr.fdata /tmp/lbr_workload \
+			> p2b.txt 2>&1
+		echo "rc=$?"
+		grep -E '^PERF2BOLT: read' p2b.txt | sed -E 's/ [0-9]+/ #/g'
+		[ -s lbr.fdata ] && echo "profile written"
+	else
+		echo "no perf2bolt-15"
+	fi
+	echo "=== create_llvm_prof"
+	if command -v create_llvm_prof > /dev/null; then
+		create_llvm_prof --binary=/tmp/lbr_workload --profile=lbr.data \
+			--out=lbr.afdo > cl.txt 2>&1
+		echo "rc=$?"
+		[ -s lbr.afdo ] && echo "profile written"
+	else
+		echo "no create_llvm_prof"
+	fi
 	;;
 sysfs)
 	run 1 -e cycles,instructions,ref-cycles,topdown-retiring
