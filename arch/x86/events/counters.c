@@ -225,6 +225,8 @@ struct group_tally {
 	u64 evsel[X86_CORE_NR_IDX];
 	unsigned int n;
 	unsigned long metrics;		/* PERF_METRICS fields taken */
+	bool lbr;			/* a branch stack event seen */
+	u64 lbr_select;			/* ... and its LBR_SELECT */
 };
 
 /*
@@ -242,6 +244,13 @@ static int group_member(const struct x86_core_pmu *core,
 
 	if (member->pmu != core->pmu)
 		return member->pmu->task_ctx_nr == perf_sw_context ? 0 : -EINVAL;
+	/* the branch stack events of a group share one LBR_SELECT */
+	if (x86_core_has_lbr(member)) {
+		if (t->lbr && t->lbr_select != member->hw.branch_reg.config)
+			return -EINVAL;
+		t->lbr = true;
+		t->lbr_select = member->hw.branch_reg.config;
+	}
 	if (x86_core_is_metric(member)) {
 		field = x86_topdown_field(member);
 		if (t->metrics & BIT(field))
@@ -271,7 +280,7 @@ static int group_member(const struct x86_core_pmu *core,
  * as long as they stay off).
  *
  * Return: 0, or -EINVAL: a group that can never be scheduled is invalid,
- * not busy.
+ * not busy (as one whose branch stack events want different filters).
  */
 int x86_core_validate_group(const struct x86_core_pmu *core,
 			    struct perf_event *event)

@@ -70,16 +70,6 @@
 #define LBR_SEL_CALL_STACK	BIT_ULL(9)	/* set: call-stack mode */
 #define LBR_SEL_KINDS		GENMASK_ULL(8, 2)
 
-/* the branch_sample_type bits that choose kinds of branch */
-#define BR_KIND_BITS	(PERF_SAMPLE_BRANCH_ANY | \
-			 PERF_SAMPLE_BRANCH_ANY_CALL | \
-			 PERF_SAMPLE_BRANCH_ANY_RETURN | \
-			 PERF_SAMPLE_BRANCH_IND_CALL | \
-			 PERF_SAMPLE_BRANCH_COND | \
-			 PERF_SAMPLE_BRANCH_IND_JUMP | \
-			 PERF_SAMPLE_BRANCH_CALL | \
-			 PERF_SAMPLE_BRANCH_CALL_STACK)
-
 /*
  * The software filter (hw.branch_reg.idx): the PERF_BR_* types an event
  * keeps, as a mask of BIT(type), where its LBR_SELECT lets more through.
@@ -108,6 +98,21 @@ static const struct {
 	  LBR_SEL_REL_CALL | LBR_SEL_IND_CALL | LBR_SEL_RETURN,
 	  BIT(PERF_BR_CALL) | BIT(PERF_BR_IND_CALL) | BIT(PERF_BR_RET) },
 };
+
+/*
+ * What the call-stack mode takes beside it, as stock's driver answers on
+ * the emulated Skylake-SP: direct calls and indirect jumps (LBR_SELECT
+ * lets the latter through too), and no other kind of branch, nor a TSX
+ * filter (EINVAL).
+ */
+#define BR_NOT_WITH_CALL_STACK	(PERF_SAMPLE_BRANCH_ANY | \
+				 PERF_SAMPLE_BRANCH_ANY_CALL | \
+				 PERF_SAMPLE_BRANCH_ANY_RETURN | \
+				 PERF_SAMPLE_BRANCH_IND_CALL | \
+				 PERF_SAMPLE_BRANCH_COND | \
+				 PERF_SAMPLE_BRANCH_ABORT_TX | \
+				 PERF_SAMPLE_BRANCH_IN_TX | \
+				 PERF_SAMPLE_BRANCH_NO_TX)
 
 /**
  * x86_lbr_select - the LBR_SELECT value and software filter of a request
@@ -166,8 +171,8 @@ static bool lbr_call_stack(const struct perf_event *event)
  * @desc: the PMU
  * @event: an Intel event with PERF_SAMPLE_BRANCH_STACK
  *
- * Return: 0; -EOPNOTSUPP without LBR; -EINVAL for branch counters;
- * -ENOMEM.
+ * Return: 0; -EOPNOTSUPP without LBR; -EINVAL for branch counters, or
+ * the call-stack mode with what it does not take; -ENOMEM.
  */
 int x86_lbr_event_init(const struct x86_core_desc *desc,
 		       struct perf_event *event)
@@ -179,6 +184,9 @@ int x86_lbr_event_init(const struct x86_core_desc *desc,
 		return -EINVAL;
 	if (!desc->lbr_nr)
 		return -EOPNOTSUPP;
+	if ((type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+	    (type & BR_NOT_WITH_CALL_STACK))
+		return -EINVAL;
 	event->hw.branch_reg.reg = MSR_LBR_SELECT;
 	event->hw.branch_reg.config = x86_lbr_select(type, &sw_types);
 	event->hw.branch_reg.idx = sw_types;

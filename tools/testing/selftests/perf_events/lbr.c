@@ -352,6 +352,78 @@ TEST_F(lbr, no_other_task_branches)
 }
 #endif
 
+static int lbr_open(__u64 branch_type, int group)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	lbr_attr(&attr, branch_type);
+	fd = sys_perf_event_open(&attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * What the call-stack mode takes beside it (stock's answers): direct
+ * calls and indirect jumps, and no other kind of branch or TSX filter.
+ */
+TEST_F(lbr, call_stack_companions)
+{
+	static const struct {
+		__u64 with;
+		int err;
+	} cases[] = {
+		{ 0, 0 },
+		{ PERF_SAMPLE_BRANCH_CALL, 0 },
+		{ PERF_SAMPLE_BRANCH_IND_JUMP, 0 },
+		{ PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_HW_INDEX, 0 },
+		{ PERF_SAMPLE_BRANCH_ANY, -EINVAL },
+		{ PERF_SAMPLE_BRANCH_ANY_CALL, -EINVAL },
+		{ PERF_SAMPLE_BRANCH_ANY_RETURN, -EINVAL },
+		{ PERF_SAMPLE_BRANCH_IND_CALL, -EINVAL },
+		{ PERF_SAMPLE_BRANCH_COND, -EINVAL },
+		{ PERF_SAMPLE_BRANCH_ABORT_TX, -EINVAL },
+		{ PERF_SAMPLE_BRANCH_IN_TX, -EINVAL },
+		{ PERF_SAMPLE_BRANCH_NO_TX, -EINVAL },
+	};
+	unsigned int i;
+	int fd;
+
+	if (!self->depth)
+		SKIP(return, "no branch stack");
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		fd = lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK |
+			      PERF_SAMPLE_BRANCH_USER | cases[i].with, -1);
+		EXPECT_EQ(fd < 0 ? fd : 0, cases[i].err)
+			TH_LOG("with %#llx", (unsigned long long)cases[i].with);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/*
+ * A group's branch stacks share the records' filter: a member whose
+ * filter is another is EINVAL, one whose bits differ but filter the same
+ * joins (stock's answers).
+ */
+TEST_F(lbr, group_shares_the_filter)
+{
+	__u64 u = PERF_SAMPLE_BRANCH_USER;
+	int leader, fd;
+
+	if (!self->depth)
+		SKIP(return, "no branch stack");
+	leader = lbr_open(PERF_SAMPLE_BRANCH_ANY | u, -1);
+	ASSERT_GE(leader, 0) TH_LOG("open: %s", strerror(-leader));
+	EXPECT_EQ(lbr_open(PERF_SAMPLE_BRANCH_ANY_CALL | u, leader), -EINVAL);
+	EXPECT_EQ(lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK | u, leader), -EINVAL);
+	fd = lbr_open(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_COND |
+		      PERF_SAMPLE_BRANCH_TYPE_SAVE | u, leader);
+	EXPECT_GE(fd, 0);
+	if (fd >= 0)
+		close(fd);
+	close(leader);
+}
+
 /* Kernel branches take the right to see the kernel: EACCES without it. */
 TEST_F(lbr, kernel_branches_need_the_right)
 {
