@@ -280,6 +280,11 @@ static void lbr_save(struct x86_core_cpu *cpu, struct lbr_saved *s)
 	s->valid = true;
 }
 
+/*
+ * Written back as read, but each source with bits 63:61 its sign: where
+ * they hold TSX flags on a part without TSX, the CPU takes no other value
+ * (#GP).
+ */
 static void lbr_restore(struct x86_core_cpu *cpu, const struct lbr_saved *s)
 {
 	const struct x86_core_desc *desc = &cpu->core->desc;
@@ -287,7 +292,8 @@ static void lbr_restore(struct x86_core_cpu *cpu, const struct lbr_saved *s)
 	unsigned int i;
 
 	for (i = 0; i < desc->lbr_nr; i++) {
-		x86_hw_wrmsr(hw, LBR_MSR_FROM + i, s->from[i]);
+		x86_hw_wrmsr(hw, LBR_MSR_FROM + i,
+			     sign_extend64(s->from[i], 60));
 		x86_hw_wrmsr(hw, LBR_MSR_TO + i, s->to[i]);
 		x86_hw_wrmsr(hw, LBR_MSR_INFO + i, s->info[i]);
 	}
