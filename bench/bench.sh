@@ -8,7 +8,9 @@
 # figures are for people to read.
 # The x86_64 guests run on the emulated Intel PMU (bench/qemu), so that
 # the hardware figures (read_hw, sample_hw, ctxsw_hw_4, mux_hw_4_per_ms,
-# userpage_read_hw) exist on both architectures.
+# userpage_read_hw) exist on both architectures: Intel version 3, or the
+# personality BENCH_X86_PMU names (skx: the last branch records' figures,
+# ctxsw_lbr_callstack and sample_lbr, too).
 # After perfbench the same guest runs the storm in a fuzzer's mix with a
 # fixed seed and length (bench/storm.c -m, one worker, STORM_CALLS calls,
 # as root): its guest ns per kind of call, the cost of what a fuzzer
@@ -27,7 +29,7 @@ for arch in $archs; do
 	pmu=
 	if [ "$arch" = x86_64 ]; then
 		"$TOP/bench/qemu.sh" > /dev/null
-		pmu=intel3
+		pmu=${BENCH_X86_PMU:-intel3}
 	fi
 	for kernel in stock series; do
 		image=$SERIES_IMAGE

@@ -14,7 +14,8 @@
  *
  * Everything runs pinned to CPU 0.  The events are software events
  * (page faults: counting only, no timers) unless the name says "hw"
- * (PERF_COUNT_HW_CPU_CYCLES, where the guest has a PMU).
+ * (PERF_COUNT_HW_CPU_CYCLES, where the guest has a PMU) or "lbr" (the
+ * same with a branch stack, where the cpu PMU has last branch records).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -296,16 +297,14 @@ static double enable_disable(long n)
  * A round trip between two processes on CPU 0 (two context switches);
  * the one that measures has @k events (hardware ones when @k < 0).
  */
-static double ctxsw(long k)
+/* @n round trips through pipes with a child: guest ns each */
+static double pingpong(int n)
 {
-	int hw = k < 0, to[2], from[2];
-	const int n = 300;
+	int to[2], from[2];
 	uint64_t t0;
 	pid_t pid;
 	char c = 0;
 
-	if (hw)
-		k = -k;
 	if (pipe(to) || pipe(from))
 		exit(1);
 	pid = fork();
@@ -319,18 +318,59 @@ static double ctxsw(long k)
 	}
 	close(to[0]);
 	close(from[1]);
-	open_many(k, 0, hw, 0);
 	t0 = now();
 	for (int i = 0; i < n; i++)
 		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
 			exit(1);
 	t0 = now() - t0;
-	close_many(k);
 	close(to[1]);
 	waitpid(pid, NULL, 0);
 	close(from[0]);
 	return (double)t0 / n;
 }
+
+static double ctxsw(long k)
+{
+	int hw = k < 0;
+	double ns;
+
+	if (hw)
+		k = -k;
+	open_many(k, 0, hw, 0);
+	ns = pingpong(300);
+	close_many(k);
+	return ns;
+}
+
+/* a cycles event of this task with a branch stack of @branch_type */
+static int lbr_open(__u64 branch_type, __u64 period)
+{
+	struct perf_event_attr a;
+
+	hw_attr(&a);
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = branch_type | PERF_SAMPLE_BRANCH_USER;
+	return perf_open(&a, 0, -1, -1);
+}
+
+/*
+ * A context switch with an LBR call-stack event on the task (its ring
+ * saved and written back at each switch; a period that never ends).
+ */
+static double ctxsw_lbr(long n)
+{
+	int fd = lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK, 1ULL << 40);
+	double ns;
+
+	if (fd < 0)
+		exit(1);
+	ns = pingpong(n);
+	close(fd);
+	return ns;
+}
+
 
 /* Touch @n fresh pages: @n page faults. */
 static void touch(int n, char *p)
@@ -522,6 +562,52 @@ static double sample_hw(long loops)
 
 	hw_attr(&a);
 	return sample_cost(&a, loops);
+}
+
+/*
+ * The extra cost of one sample with a branch stack (any branch of user
+ * space: the records read in the PMI), a cycles sample every 100,000 on
+ * a busy loop, as sample_hw's; the samples counted in the ring.
+ */
+static double sample_lbr(long loops)
+{
+	struct perf_event_mmap_page *up;
+	size_t len = 65 * page_size;
+	uint64_t base, with, head, off, samples = 0;
+	struct perf_event_header *h;
+	int fd;
+
+	base = now();
+	spin(loops);
+	base = now() - base;
+	fd = lbr_open(PERF_SAMPLE_BRANCH_ANY, 100000);
+	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || up == MAP_FAILED)
+		exit(1);
+	with = now();
+	spin(loops);
+	with = now() - with;
+	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	for (off = 0; off < head && off < len - page_size; off += h->size) {
+		h = (void *)((char *)up + page_size + off);
+		if (!h->size)
+			break;
+		samples += h->type == PERF_RECORD_SAMPLE;
+	}
+	munmap(up, len);
+	close(fd);
+	return samples ? (double)(with - base) / samples : 0;
+}
+
+/* does the cpu PMU have last branch records (caps/branches)? */
+static int have_lbr(void)
+{
+	int fd = lbr_open(PERF_SAMPLE_BRANCH_ANY, 1ULL << 40);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
 }
 
 /*
@@ -824,6 +910,10 @@ int main(void)
 #elif defined(__x86_64__)
 		figure("userpage_read_hw", userpage_read, 2000);
 #endif
+	}
+	if (have_lbr()) {
+		figure("ctxsw_lbr_callstack", ctxsw_lbr, 300);
+		figure("sample_lbr", sample_lbr, 3000000);
 	}
 	printf("perfbench done\n");
 	return 0;
