@@ -150,6 +150,7 @@ u64 x86_lbr_select(u64 branch_sample_type, u32 *sw_types)
 struct lbr_saved {
 	bool valid;
 	u64 tos;
+	unsigned int depth;		/* records of the stack, newest first */
 	u64 from[X86_LBR_MAX];
 	u64 to[X86_LBR_MAX];
 	u64 info[X86_LBR_MAX];
@@ -264,6 +265,12 @@ void x86_lbr_reset(struct x86_core_cpu *cpu)
 	}
 }
 
+/*
+ * The call stack in the ring: the records from LBR_TOS back to the first
+ * cleared one (the stack's bottom: the ring was cleared, or written back
+ * so, when the task's event went on).  Read at every switch away from the
+ * task, so only what the stack holds is read.
+ */
 static void lbr_save(struct x86_core_cpu *cpu, struct lbr_saved *s)
 {
 	const struct x86_core_desc *desc = &cpu->core->desc;
@@ -273,29 +280,38 @@ static void lbr_save(struct x86_core_cpu *cpu, struct lbr_saved *s)
 	if (x86_hw_rdmsr(hw, MSR_LBR_TOS, &s->tos))
 		return;
 	for (i = 0; i < desc->lbr_nr; i++) {
-		x86_hw_rdmsr(hw, LBR_MSR_FROM + i, &s->from[i]);
-		x86_hw_rdmsr(hw, LBR_MSR_TO + i, &s->to[i]);
-		x86_hw_rdmsr(hw, LBR_MSR_INFO + i, &s->info[i]);
+		if (x86_hw_rdmsr(hw, lbr_msr(desc, LBR_MSR_FROM, s->tos - i),
+				 &s->from[i]) || !s->from[i])
+			break;
+		x86_hw_rdmsr(hw, lbr_msr(desc, LBR_MSR_TO, s->tos - i),
+			     &s->to[i]);
+		x86_hw_rdmsr(hw, lbr_msr(desc, LBR_MSR_INFO, s->tos - i),
+			     &s->info[i]);
 	}
+	s->depth = i;
 	s->valid = true;
 }
 
 /*
- * Written back as read, but each source with bits 63:61 its sign: where
- * they hold TSX flags on a part without TSX, the CPU takes no other value
- * (#GP).
+ * The saved stack written back and every other record cleared (none of
+ * another task's stays), each source with bits 63:61 its sign: where they
+ * hold TSX flags on a part without TSX, the CPU takes no other value.
  */
 static void lbr_restore(struct x86_core_cpu *cpu, const struct lbr_saved *s)
 {
 	const struct x86_core_desc *desc = &cpu->core->desc;
 	const struct x86_hw *hw = cpu->core->hw;
+	bool kept;
 	unsigned int i;
 
 	for (i = 0; i < desc->lbr_nr; i++) {
-		x86_hw_wrmsr(hw, LBR_MSR_FROM + i,
-			     sign_extend64(s->from[i], 60));
-		x86_hw_wrmsr(hw, LBR_MSR_TO + i, s->to[i]);
-		x86_hw_wrmsr(hw, LBR_MSR_INFO + i, s->info[i]);
+		kept = i < s->depth;
+		x86_hw_wrmsr(hw, lbr_msr(desc, LBR_MSR_FROM, s->tos - i),
+			     kept ? sign_extend64(s->from[i], 60) : 0);
+		x86_hw_wrmsr(hw, lbr_msr(desc, LBR_MSR_TO, s->tos - i),
+			     kept ? s->to[i] : 0);
+		x86_hw_wrmsr(hw, lbr_msr(desc, LBR_MSR_INFO, s->tos - i),
+			     kept ? s->info[i] : 0);
 	}
 	x86_hw_wrmsr(hw, MSR_LBR_TOS, s->tos);
 }
