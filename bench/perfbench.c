@@ -507,33 +507,50 @@ static void spin(unsigned long n)
 }
 
 /*
- * The extra cost of one sample of @a, sampling every 100,000 (ns of the
- * task's time, or events), on a busy loop, per sample.
+ * @loops of the busy loop with @fd sampling (its ring mapped): the guest
+ * ns they took, and in *@samples the samples its ring holds (none lost:
+ * the ring is large enough).
  */
-static double sample_cost(struct perf_event_attr *a, long loops)
+static uint64_t spin_sampled(int fd, long loops, uint64_t *samples)
 {
 	struct perf_event_mmap_page *up;
-	uint64_t base, with, samples;
 	size_t len = 65 * page_size;
-	int fd;
+	struct perf_event_header *h;
+	uint64_t with, head, off;
 
-	base = now();
-	spin(loops);
-	base = now() - base;
-
-	a->sample_period = 100000;
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	fd = perf_open(a, 0, -1, -1);
 	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (fd < 0 || up == MAP_FAILED)
 		exit(1);
 	with = now();
 	spin(loops);
 	with = now() - with;
-	/* 32 bytes a sample (header, ip, pid/tid, time), none lost */
-	samples = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE) / 32;
+	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	*samples = 0;
+	for (off = 0; off < head && off < len - page_size; off += h->size) {
+		h = (void *)((char *)up + page_size + off);
+		if (!h->size)
+			break;
+		*samples += h->type == PERF_RECORD_SAMPLE;
+	}
 	munmap(up, len);
 	close(fd);
+	return with;
+}
+
+/*
+ * The extra cost of one sample of @a, sampling every 100,000 (ns of the
+ * task's time, or events), on a busy loop, per sample.
+ */
+static double sample_cost(struct perf_event_attr *a, long loops)
+{
+	uint64_t base, with, samples;
+
+	base = now();
+	spin(loops);
+	base = now() - base;
+	a->sample_period = 100000;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	with = spin_sampled(perf_open(a, 0, -1, -1), loops, &samples);
 	return samples ? (double)(with - base) / samples : 0;
 }
 
@@ -571,31 +588,13 @@ static double sample_hw(long loops)
  */
 static double sample_lbr(long loops)
 {
-	struct perf_event_mmap_page *up;
-	size_t len = 65 * page_size;
-	uint64_t base, with, head, off, samples = 0;
-	struct perf_event_header *h;
-	int fd;
+	uint64_t base, with, samples;
 
 	base = now();
 	spin(loops);
 	base = now() - base;
-	fd = lbr_open(PERF_SAMPLE_BRANCH_ANY, 100000);
-	up = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (fd < 0 || up == MAP_FAILED)
-		exit(1);
-	with = now();
-	spin(loops);
-	with = now() - with;
-	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
-	for (off = 0; off < head && off < len - page_size; off += h->size) {
-		h = (void *)((char *)up + page_size + off);
-		if (!h->size)
-			break;
-		samples += h->type == PERF_RECORD_SAMPLE;
-	}
-	munmap(up, len);
-	close(fd);
+	with = spin_sampled(lbr_open(PERF_SAMPLE_BRANCH_ANY, 100000), loops,
+			    &samples);
 	return samples ? (double)(with - base) / samples : 0;
 }
 
