@@ -625,9 +625,8 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 		if (was_enabled)
 			x86_core_disable(cpu);
 		found = status & cpu->running;
-		/* the records, frozen at the PMI, for the samples' branches */
-		if (cpu->lbr.running)
-			x86_lbr_read(cpu);
+		/* the records, frozen at the PMI: read by the first sample */
+		cpu->lbr.snapped = false;
 	} else {
 		found = overflowed_by_value(cpu);
 	}

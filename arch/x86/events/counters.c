@@ -482,7 +482,7 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 	if (ret) {
 		while (j--)
 			if (x86_core_has_lbr(events[j]))
-				cpu->lbr.users--;
+				x86_lbr_untake(cpu, events[j]);
 		while (i--)
 			x86_extra_untake(cpu->extra, events[i], reg[i]);
 		return ret;

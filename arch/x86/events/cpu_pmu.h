@@ -311,18 +311,22 @@ struct x86_extra_reg {
 /*
  * struct x86_lbr_cpu - a CPU's last branch records (intel_lbr.c)
  * @users: placed events with a branch stack
+ * @cpu_users: of them, CPU-wide ones
  * @running: of them, started (recording while any is)
  * @select: the LBR_SELECT value they share
  * @last_id: the id of the task event whose records the ring holds, 0
  *	when it may hold anyone's
+ * @snapped: @snapshot holds the records of the PMI being handled
  * @snapshot: the records the PMI took (a struct perf_branch_stack)
  * @out: a sample's branch stack, filtered for its event
  */
 struct x86_lbr_cpu {
 	unsigned int users;
+	unsigned int cpu_users;
 	unsigned int running;
 	u64 select;
 	u64 last_id;
+	bool snapped;
 	u64 snapshot[2 + 3 * X86_LBR_MAX];
 	u64 out[2 + 3 * X86_LBR_MAX];
 };
@@ -469,12 +473,12 @@ int x86_lbr_event_init(const struct x86_core_desc *desc,
 void x86_lbr_probe(const struct x86_hw *hw, struct x86_core_desc *desc);
 void x86_lbr_reset(struct x86_core_cpu *cpu);
 int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_untake(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_placed(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_release(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_start(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_stop(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_resume(struct x86_core_cpu *cpu);
-void x86_lbr_read(struct x86_core_cpu *cpu);
 unsigned int x86_lbr_snapshot(struct x86_core_cpu *cpu,
 			      struct perf_branch_entry *entries,
 			      unsigned int max);

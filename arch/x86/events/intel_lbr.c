@@ -27,12 +27,14 @@
  * One CPU's events share its LBR_SELECT: an event whose filter differs
  * from the placed ones' does not go on (the core multiplexes it).  The
  * ring holds what the CPU ran, whoever ran it: it is cleared when a task
- * event goes on that was not the last one on, so that no task sees
- * another's branches; a call-stack event keeps its task's ring (saved when
- * it goes off, written back when it comes on), as the call stack spans
- * the switches.  While a started event records, DEBUGCTL.LBR is set, with
- * FREEZE_LBRS_ON_PMI (the ring stops at the PMI, and acknowledging the
- * PMI's LBR_Frz status bit lets it go on) but in call-stack mode.
+ * event goes on that was not the last one on, or after CPU-wide events
+ * recorded while it was off, so that no task sees another's branches; a
+ * call-stack event keeps its task's stack (saved when it goes off, written
+ * back when it comes on), as the call stack spans the switches.  While a
+ * started event records, DEBUGCTL.LBR is set, with FREEZE_LBRS_ON_PMI (the
+ * ring stops at the PMI, and acknowledging the PMI's LBR_Frz status bit
+ * lets it go on) but in call-stack mode; the PMI's first sample with a
+ * branch stack reads the ring.
  *
  * Locking: as count.c, every function taking a struct x86_core_cpu runs
  * on its CPU with IRQs off or in its PMI (cpu_pmu.h).  event_init only
@@ -248,21 +250,41 @@ void x86_lbr_probe(const struct x86_hw *hw, struct x86_core_desc *desc)
 	desc->lbr_nr = nr;
 }
 
+/*
+ * The ring written: a saved stack back (none: every record cleared, as
+ * at a reset), every other record cleared (none of another task's
+ * stays), each source with bits 63:61 its sign: where they hold TSX
+ * flags on a part without TSX, the CPU takes no other value.
+ */
+static void lbr_write(struct x86_core_cpu *cpu, const struct lbr_saved *s)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	const struct x86_hw *hw = cpu->core->hw;
+	unsigned int i, pos;
+	bool kept;
+
+	/* record i is the stack's pos-th newest */
+	for (i = 0; i < desc->lbr_nr; i++) {
+		pos = (s->tos - i) & (desc->lbr_nr - 1);
+		kept = pos < s->depth;
+		x86_hw_wrmsr(hw, LBR_MSR_FROM + i,
+			     kept ? sign_extend64(s->from[pos], 60) : 0);
+		x86_hw_wrmsr(hw, LBR_MSR_TO + i, kept ? s->to[pos] : 0);
+		x86_hw_wrmsr(hw, LBR_MSR_INFO + i, kept ? s->info[pos] : 0);
+	}
+	if (s->valid)
+		x86_hw_wrmsr(hw, MSR_LBR_TOS, s->tos);
+}
+
 /**
  * x86_lbr_reset - clear this CPU's records
  * @cpu: this CPU's counters
  */
 void x86_lbr_reset(struct x86_core_cpu *cpu)
 {
-	const struct x86_core_desc *desc = &cpu->core->desc;
-	const struct x86_hw *hw = cpu->core->hw;
-	unsigned int i;
+	static const struct lbr_saved none;
 
-	for (i = 0; i < desc->lbr_nr; i++) {
-		x86_hw_wrmsr(hw, LBR_MSR_FROM + i, 0);
-		x86_hw_wrmsr(hw, LBR_MSR_TO + i, 0);
-		x86_hw_wrmsr(hw, LBR_MSR_INFO + i, 0);
-	}
+	lbr_write(cpu, &none);
 }
 
 /*
@@ -292,29 +314,6 @@ static void lbr_save(struct x86_core_cpu *cpu, struct lbr_saved *s)
 	s->valid = true;
 }
 
-/*
- * The saved stack written back and every other record cleared (none of
- * another task's stays), each source with bits 63:61 its sign: where they
- * hold TSX flags on a part without TSX, the CPU takes no other value.
- */
-static void lbr_restore(struct x86_core_cpu *cpu, const struct lbr_saved *s)
-{
-	const struct x86_core_desc *desc = &cpu->core->desc;
-	const struct x86_hw *hw = cpu->core->hw;
-	bool kept;
-	unsigned int i;
-
-	for (i = 0; i < desc->lbr_nr; i++) {
-		kept = i < s->depth;
-		x86_hw_wrmsr(hw, lbr_msr(desc, LBR_MSR_FROM, s->tos - i),
-			     kept ? sign_extend64(s->from[i], 60) : 0);
-		x86_hw_wrmsr(hw, lbr_msr(desc, LBR_MSR_TO, s->tos - i),
-			     kept ? s->to[i] : 0);
-		x86_hw_wrmsr(hw, lbr_msr(desc, LBR_MSR_INFO, s->tos - i),
-			     kept ? s->info[i] : 0);
-	}
-	x86_hw_wrmsr(hw, MSR_LBR_TOS, s->tos);
-}
 
 /**
  * x86_lbr_take - an event with a branch stack is being placed
@@ -331,7 +330,21 @@ int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event)
 		return -EAGAIN;
 	lbr->select = event->hw.branch_reg.config;
 	lbr->users++;
+	if (!(event->attach_state & PERF_ATTACH_TASK))
+		lbr->cpu_users++;
 	return 0;
+}
+
+/**
+ * x86_lbr_untake - undo x86_lbr_take()
+ * @cpu: this CPU's counters
+ * @event: the event taken, not placed
+ */
+void x86_lbr_untake(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	cpu->lbr.users--;
+	if (!(event->attach_state & PERF_ATTACH_TASK))
+		cpu->lbr.cpu_users--;
 }
 
 /* a placed event's records are another's: its task's, or none */
@@ -341,14 +354,18 @@ static void lbr_switch_to(struct x86_core_cpu *cpu, struct perf_event *event)
 	struct lbr_saved *saved = event->pmu_private;
 
 	/*
-	 * A CPU-wide event records whatever runs; the event that was on last
-	 * finds its own records (event ids are never reused).
+	 * A CPU-wide event records whatever runs (and the ring is no task's
+	 * from then on); the task event that was on last finds its own
+	 * records, if nothing recorded since (event ids are never reused).
 	 */
-	if (!(event->attach_state & PERF_ATTACH_TASK) ||
-	    lbr->last_id == event->id)
+	if (!(event->attach_state & PERF_ATTACH_TASK)) {
+		lbr->last_id = 0;
+		return;
+	}
+	if (lbr->last_id == event->id)
 		return;
 	if (saved && saved->valid)
-		lbr_restore(cpu, saved);
+		lbr_write(cpu, saved);
 	else
 		x86_lbr_reset(cpu);
 	lbr->last_id = event->id;
@@ -373,9 +390,17 @@ void x86_lbr_release(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	struct lbr_saved *saved = event->pmu_private;
 
-	if (saved && cpu->lbr.last_id == event->id)
+	struct x86_lbr_cpu *lbr = &cpu->lbr;
+
+	if (saved && lbr->last_id == event->id)
 		lbr_save(cpu, saved);
-	cpu->lbr.users--;
+	x86_lbr_untake(cpu, event);
+	/*
+	 * Only CPU-wide events left: they go on recording, whatever runs,
+	 * so the ring is no longer the task's.
+	 */
+	if (lbr->users && lbr->users == lbr->cpu_users)
+		lbr->last_id = 0;
 }
 
 static void write_debugctl(struct x86_core_cpu *cpu, bool on)
@@ -481,12 +506,8 @@ static unsigned int lbr_read(struct x86_core_cpu *cpu,
 	return n;
 }
 
-/**
- * x86_lbr_read - take this CPU's records, newest first (in the PMI, the
- *	ring frozen)
- * @cpu: this CPU's counters, recording
- */
-void x86_lbr_read(struct x86_core_cpu *cpu)
+/* take this CPU's records, newest first (in the PMI, the ring frozen) */
+static void lbr_read_pmi(struct x86_core_cpu *cpu)
 {
 	struct perf_branch_stack *st = lbr_stack(cpu->lbr.snapshot);
 
@@ -494,6 +515,7 @@ void x86_lbr_read(struct x86_core_cpu *cpu)
 		     sizeof(struct perf_branch_stack) +
 		     X86_LBR_MAX * sizeof(struct perf_branch_entry));
 	st->nr = lbr_read(cpu, st->entries, X86_LBR_MAX, &st->hw_idx);
+	cpu->lbr.snapped = true;
 }
 
 /**
@@ -605,7 +627,7 @@ static bool lbr_source_wanted(u64 type, const struct perf_branch_entry *e)
 
 /**
  * x86_lbr_sample - an event's branch stack for its sample, from the records
- *	x86_lbr_read() took
+ *	as the PMI froze them (read for the first sample of the PMI)
  * @cpu: this CPU's counters
  * @event: a sampling event with a branch stack, whose period ended
  *
@@ -623,6 +645,8 @@ struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
 	unsigned int i, n = 0;
 	int br;
 
+	if (!cpu->lbr.snapped)
+		lbr_read_pmi(cpu);
 	out->hw_idx = in->hw_idx;
 	for (i = 0; i < in->nr; i++) {
 		e = &out->entries[n];

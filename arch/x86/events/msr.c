@@ -21,7 +21,8 @@
  * are -EINVAL.
  *
  * Counting: free_running.h, as for the C-state PMUs; the thermal margin
- * is read, not accumulated, when the event is read or goes off.
+ * starts as they do (its first reading unused) and is read, not
+ * accumulated, when the event is read or goes off.
  * Locking: none (free_running.h); the table and msr_present are
  * constant after init.
  */
@@ -205,15 +206,6 @@ static bool msr_is_therm(struct perf_event *event)
 	return event->hw.config == MSR_CTR_THERM;
 }
 
-static void msr_start(struct perf_event *event, int flags)
-{
-	if (msr_is_therm(event)) {
-		event->hw.state = 0;
-		return;
-	}
-	free_running_start(event, flags);
-}
-
 static void msr_stop(struct perf_event *event, int flags)
 {
 	if (!msr_is_therm(event)) {
@@ -224,14 +216,6 @@ static void msr_stop(struct perf_event *event, int flags)
 		return;
 	msr_therm_snapshot(event);
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-}
-
-static int msr_add(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		msr_start(event, flags);
-	return 0;
 }
 
 static void msr_del(struct perf_event *event, int flags)
@@ -350,9 +334,9 @@ static struct pmu msr_pmu = {
 	.attr_groups	= msr_attr_groups,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT | PERF_PMU_CAP_NO_EXCLUDE,
 	.event_init	= msr_event_init,
-	.add		= msr_add,
+	.add		= free_running_add,
 	.del		= msr_del,
-	.start		= msr_start,
+	.start		= free_running_start,
 	.stop		= msr_stop,
 	.read		= msr_read,
 };

@@ -283,26 +283,39 @@ static const unsigned char other_loop[] = {
 };
 
 /*
- * Another task with a branch stack of its own, on the same CPU, loops in
- * code at OTHER_CODE; none of its branches may show in this task's
- * stacks (each task's records start afresh when its events go on).  This
- * task yields the CPU to it thousands of times, with a sample every
- * thousand instructions, so that many samples come soon after a switch.
+ * Another task loops in code at OTHER_CODE on this task's CPU, recorded
+ * by an event of its own (@child_event) or by a CPU-wide event of CPU 0
+ * (@cpu_event); none of its branches may show in this task's stacks
+ * (each task's records start afresh when its events go on, and again
+ * after others recorded meanwhile).  This task yields the CPU to it
+ * thousands of times, with a sample every thousand instructions, so that
+ * many samples come soon after a switch.  Returns the scan of this
+ * task's samples; -1 in r->samples where the CPU-wide event cannot open.
  */
-TEST_F(lbr, no_other_task_branches)
+static void foreign_branches(bool child_event, bool cpu_event,
+			     struct lbr_run *r, long depth)
 {
 	struct perf_event_attr attr;
+	int fd, cfd = -1, go[2];
 	struct perf_map m;
-	struct lbr_run r;
-	int fd, go[2];
 	pid_t child;
 
-	if (!self->depth)
-		SKIP(return, "no branch stack");
-	ASSERT_EQ(pin_to(0), 0);
-	ASSERT_EQ(pipe(go), 0);
+	memset(r, 0, sizeof(*r));
+	if (pin_to(0) || pipe(go)) {
+		r->samples = -1;
+		return;
+	}
+	if (cpu_event) {
+		lbr_attr(&attr, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
+		attr.sample_period = 1ULL << 40;
+		attr.disabled = 0;
+		cfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+		if (cfd < 0) {
+			r->samples = -1;
+			return;
+		}
+	}
 	child = fork();
-	ASSERT_GE(child, 0);
 	if (!child) {
 		void (*loop)(unsigned int n);
 		char c;
@@ -316,12 +329,14 @@ TEST_F(lbr, no_other_task_branches)
 			_exit(1);
 		memcpy(p, other_loop, sizeof(other_loop));
 		loop = (void (*)(unsigned int))p;
-		lbr_attr(&attr, PERF_SAMPLE_BRANCH_ANY |
-				PERF_SAMPLE_BRANCH_USER);
-		attr.disabled = 0;
-		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-		if (fd < 0 || perf_map_open(&m, fd, 8, PROT_READ))
-			_exit(2);
+		if (child_event) {
+			lbr_attr(&attr, PERF_SAMPLE_BRANCH_ANY |
+					PERF_SAMPLE_BRANCH_USER);
+			attr.disabled = 0;
+			fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+			if (fd < 0 || perf_map_open(&m, fd, 8, PROT_READ))
+				_exit(2);
+		}
 		if (read(go[0], &c, 1) != 1)
 			_exit(3);
 		for (;;)
@@ -330,22 +345,55 @@ TEST_F(lbr, no_other_task_branches)
 	lbr_attr(&attr, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
 	attr.sample_period = 997;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
-	ASSERT_EQ(perf_map_open(&m, fd, 512, PROT_READ | PROT_WRITE), 0);
-	ASSERT_EQ(write(go[1], "g", 1), 1);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	/* both on CPU 0: each yield lets the other run */
-	for (int i = 0; i < 3000; i++) {
-		lbr_work(8);
-		sched_yield();
+	if (child < 0 || fd < 0 ||
+	    perf_map_open(&m, fd, 512, PROT_READ | PROT_WRITE) ||
+	    write(go[1], "g", 1) != 1) {
+		r->samples = -2;
+	} else {
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		/* both on CPU 0: each yield lets the other run */
+		for (int i = 0; i < 3000; i++) {
+			lbr_work(8);
+			sched_yield();
+		}
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		lbr_scan(&m, PERF_SAMPLE_BRANCH_ANY, depth, 0, OTHER_CODE,
+			 OTHER_CODE + 4096, r);
+		perf_map_close(&m);
 	}
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
-	lbr_scan(&m, PERF_SAMPLE_BRANCH_ANY, self->depth, 0, OTHER_CODE,
-		 OTHER_CODE + 4096, &r);
-	perf_map_close(&m);
-	close(fd);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (cfd >= 0)
+		close(cfd);
+}
+
+/* the other task records with an event of its own */
+TEST_F(lbr, no_other_task_branches)
+{
+	struct lbr_run r;
+
+	if (!self->depth)
+		SKIP(return, "no branch stack");
+	foreign_branches(true, false, &r, self->depth);
+	EXPECT_GT(r.samples, 5);
+	EXPECT_EQ(r.in_range, 0);
+	EXPECT_EQ(r.kernel, 0);
+}
+
+/* a CPU-wide event (root's) records the other task: not for this task */
+TEST_F(lbr, no_other_task_branches_beside_a_cpu_event)
+{
+	struct lbr_run r;
+
+	if (!self->depth)
+		SKIP(return, "no branch stack");
+	foreign_branches(false, true, &r, self->depth);
+	if (r.samples == -1)
+		SKIP(return, "no CPU-wide event here (%s)", strerror(errno));
 	EXPECT_GT(r.samples, 5);
 	EXPECT_EQ(r.in_range, 0);
 	EXPECT_EQ(r.kernel, 0);
