@@ -16,7 +16,10 @@
  * counter rules, compared between kernels without reading either's
  * tables.  Then the same for each config of /tests/pmu-constraints.list
  * (one a line, as "0x01cd": the events the perfmon lists name, with
- * their other unit masks) that the first pass did not probe.
+ * their other unit masks) that the first pass did not probe.  With
+ * PMU_CONSTRAINTS_PRECISE=N in the environment, every member is a
+ * sampling event with precise_ip N: the counters precise sampling
+ * (PEBS) may use for each event.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -30,6 +33,8 @@
 
 #define MAX_MEMBERS	13
 
+static unsigned int precise;
+
 static int open_raw(__u64 config, int group)
 {
 	struct perf_event_attr a;
@@ -40,6 +45,11 @@ static int open_raw(__u64 config, int group)
 	a.size = sizeof(a);
 	a.config = config;
 	a.disabled = group < 0;
+	if (precise) {
+		a.precise_ip = precise;
+		a.sample_period = 100003;
+		a.exclude_kernel = 1;
+	}
 	fd = syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
 	return fd < 0 ? -errno : fd;
 }
@@ -101,6 +111,8 @@ int main(void)
 	unsigned long long config;
 	FILE *list;
 
+	if (getenv("PMU_CONSTRAINTS_PRECISE"))
+		precise = atoi(getenv("PMU_CONSTRAINTS_PRECISE"));
 	for (unsigned int e = 1; e <= 0xff; e++)
 		for (unsigned int u = 0; u < sizeof(umasks) / sizeof(umasks[0]); u++)
 			probe(umasks[u] << 8 | e);

@@ -35,6 +35,7 @@ rm -rf "$out" && mkdir -p "$out/root/tests"
 parts=${X86_MODELS_PARTS:-sysfs stat groups energy}
 gcc -O2 -static -o "$out/root/tests/x86_models_rdpmc" "$TOP/bench/qemu/x86-models-rdpmc.c"
 gcc -O2 -g -static -fno-pie -no-pie -o "$out/root/tests/lbr_workload" "$TOP/bench/qemu/lbr-workload.c"
+gcc -O2 -g -static -fno-pie -no-pie -o "$out/root/tests/pebs_probe" "$TOP/bench/qemu/pebs-probe.c"
 # shellcheck disable=SC2086 # one part a word
 tests=$(models_initrd "$out" $parts)
 
@@ -44,7 +45,7 @@ for m in $models; do
 		[ "$kernel" = stock ] && image=$STOCK_IMAGE
 		log "booting $kernel on $m"
 		X86_PMU=$m ICOUNT=1 BENCH_PMU_TRACE=1 TESTS="${tests}x86_models_rdpmc" \
-			APPEND="BENCH_TIMEOUT=${X86_MODELS_TIMEOUT:-150}" \
+			APPEND="BENCH_TIMEOUT=${X86_MODELS_TIMEOUT:-300}" \
 			"$TOP/bench/boot.sh" x86_64 "$image" "$out/initrd.gz" check \
 			"$out/$kernel-$m.log" > /dev/null
 	done

@@ -13,7 +13,8 @@
 # events (128-255: every named event, four a run) or energy (the power,
 # msr and cstate PMUs: sysfs trees and system-wide counts, no marker) or
 # lbr (95-111: perf record's branch stacks of bench/qemu/lbr-workload.c)
-# or pebs (112-119: perf record at each precise level, the same workload).
+# or pebs (112-121: perf record at each precise level, perf mem and perf
+# c2c of the same workload; 160-212: bench/qemu/pebs-probe.c).
 export PERF_PAGER=cat
 cd /tmp || exit 1
 part=${PART:-sysfs}
@@ -138,13 +139,43 @@ pebs)
 			/tmp/lbr_workload 30000 > /dev/null 2> err.txt
 		echo "rc=$?"
 		grep -v '^$' err.txt | head -5
+		# where the samples fall moves with the workload's start (its
+		# environment): their number, and the functions they are in
 		if [ -f pebs.data ]; then
-			perf script -i pebs.data -F ip > ips.txt 2>&1
+			perf script -i pebs.data -F ip,sym > ips.txt 2>&1
 			echo "samples: $(wc -l < ips.txt)"
-			sort -u ips.txt | head -40
+			# (a record at a system call's end has the kernel's
+			# entry for its IP, or not, as the start falls)
+			awk '{ print $2 }' ips.txt | grep -v '^\[unknown\]$' |
+				sort -u | head -40
 		fi
 		n=$((n + 1))
 	done
+	# perf mem and perf c2c (load latency and stores), user space only:
+	# the data sources and latencies the samples carry, each once (the
+	# emulated sources come round in turn)
+	for tool in mem c2c; do
+		perf stat -x, -e "r7f0042$(printf %02x $n)" -o /dev/null -- true 2> /dev/null
+		echo "=== record $n: perf $tool record"
+		rm -f pebs.data err.txt
+		perf $tool record -o pebs.data -c 2003 --all-user -- \
+			/tmp/lbr_workload 30000 > /dev/null 2> err.txt
+		echo "rc=$?"
+		grep -v '^$' err.txt | grep -v -e 'Captured and wrote' \
+			-e 'Woken up' | head -5
+		if [ -f pebs.data ]; then
+			perf script -i pebs.data -F event,data_src,weight \
+				> mem.txt 2>&1
+			echo "samples: $(wc -l < mem.txt)"
+			sort -u mem.txt | head -80
+		fi
+		n=$((n + 1))
+	done
+	# perf_event_open(2) callers: each precise level, sample type, the
+	# buffered and the record-by-record paths (bench/qemu/pebs-probe.c;
+	# its cases whose samples follow kernel timing are left out)
+	/tmp/pebs_probe stable
+	/tmp/pebs_probe classes
 	;;
 lbr)
 	# the last branch records (issue 46): what the kernel says of
