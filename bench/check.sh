@@ -26,8 +26,8 @@ SMP_TESTS="cpu_hotplug power_pmu msr_pmu"
 # tool's (perf_smoke's frequency mode keeps its rate there)
 ICX_TESTS="perf_pmu perf_smoke attacker attacker32 nmi_watchdog msr_pmu power_pmu sysfs_pmu freeze_on_smi lbr"
 # the Skylake-SP personality, which has last branch records: the branch
-# stack suite and the hardware cases beside them
-SKX_TESTS="lbr perf_pmu attacker sysfs_pmu"
+# stack suite, precise sampling (PEBS) and the hardware cases beside them
+SKX_TESTS="lbr pebs perf_pmu attacker sysfs_pmu"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest

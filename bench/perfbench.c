@@ -15,7 +15,8 @@
  * Everything runs pinned to CPU 0.  The events are software events
  * (page faults: counting only, no timers) unless the name says "hw"
  * (PERF_COUNT_HW_CPU_CYCLES, where the guest has a PMU) or "lbr" (the
- * same with a branch stack, where the cpu PMU has last branch records).
+ * same with a branch stack, where the cpu PMU has last branch records) or
+ * "pebs" (the same with precise_ip 1, where the cpu PMU has PEBS).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -342,6 +343,18 @@ static double ctxsw(long k)
 	return ns;
 }
 
+/* @n context switches with the event @fd on the task, which then goes */
+static double pingpong_with(int fd, long n)
+{
+	double ns;
+
+	if (fd < 0)
+		exit(1);
+	ns = pingpong(n);
+	close(fd);
+	return ns;
+}
+
 /* a cycles event of this task with a branch stack of @branch_type */
 static int lbr_open(__u64 branch_type, __u64 period)
 {
@@ -361,14 +374,8 @@ static int lbr_open(__u64 branch_type, __u64 period)
  */
 static double ctxsw_lbr(long n)
 {
-	int fd = lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK, 1ULL << 40);
-	double ns;
-
-	if (fd < 0)
-		exit(1);
-	ns = pingpong(n);
-	close(fd);
-	return ns;
+	return pingpong_with(lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK,
+				      1ULL << 40), n);
 }
 
 
@@ -596,6 +603,50 @@ static double sample_lbr(long loops)
 	with = spin_sampled(lbr_open(PERF_SAMPLE_BRANCH_ANY, 100000), loops,
 			    &samples);
 	return samples ? (double)(with - base) / samples : 0;
+}
+
+/*
+ * A precise cycles event of this task (PEBS) whose samples take only
+ * what the records give, at a fixed period: its records wait in the
+ * CPU's buffer, drained a buffer at a time and at every switch.
+ */
+static int pebs_open(__u64 period)
+{
+	struct perf_event_attr a;
+
+	hw_attr(&a);
+	a.precise_ip = 1;
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	return perf_open(&a, 0, -1, -1);
+}
+
+/* the extra cost of one such sample on a busy loop, as sample_hw's */
+static double sample_pebs(long loops)
+{
+	uint64_t base, with, samples;
+
+	base = now();
+	spin(loops);
+	base = now() - base;
+	with = spin_sampled(pebs_open(100000), loops, &samples);
+	return samples ? (double)(with - base) / samples : 0;
+}
+
+/* a context switch with such an event on the task (a long period) */
+static double ctxsw_pebs(long n)
+{
+	return pingpong_with(pebs_open(1ULL << 40), n);
+}
+
+static int have_pebs(void)
+{
+	int fd = pebs_open(1ULL << 40);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
 }
 
 /* does the cpu PMU have last branch records (caps/branches)? */
@@ -913,6 +964,10 @@ int main(void)
 	if (have_lbr()) {
 		figure("ctxsw_lbr_callstack", ctxsw_lbr, 300);
 		figure("sample_lbr", sample_lbr, 3000000);
+	}
+	if (have_pebs()) {
+		figure("ctxsw_pebs", ctxsw_pebs, 300);
+		figure("sample_pebs", sample_pebs, 3000000);
 	}
 	printf("perfbench done\n");
 	return 0;

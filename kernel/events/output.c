@@ -333,8 +333,13 @@ void perf_prepare_sample(struct perf_sample_data *data,
 {
 	u64 type = event->attr.sample_type;
 	u64 todo = type & ~data->sample_flags;
+	/* the PMU gave the time of its record (Intel's PEBS): it stands */
+	bool pmu_time = (type & ~todo) & PERF_SAMPLE_TIME;
+	u64 time = pmu_time ? data->time : 0;
 
 	sample_id_fill(data, event, type);
+	if (pmu_time)
+		data->time = time;
 	if (todo & (PERF_SAMPLE_IP | PERF_SAMPLE_CODE_PAGE_SIZE))
 		data->ip = regs ? perf_instruction_pointer(regs) : 0;
 	/* the PMU or the hook gave an address, or there is none */

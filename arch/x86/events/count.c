@@ -150,14 +150,23 @@ void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 	cpu->enabled = false;
 	x86_lbr_reset(cpu);
 	memset(&cpu->lbr, 0, sizeof(cpu->lbr));
+	if (desc->pebs_fmt)
+		x86_hw_wrmsr(hw, MSR_IA32_PEBS_ENABLE, 0);
+	memset(&cpu->pebs, 0, sizeof(cpu->pebs));
 	x86_hw_write_lvtpc(hw, APIC_DM_NMI);
 }
 
-/* the PERFEVTSEL / PERF_CTL value of a started counter, with @en or not */
+/*
+ * The PERFEVTSEL / PERF_CTL value of a started counter, with @en or not.
+ * A PEBS counter does not interrupt: its records do.
+ */
 static u64 gp_control(struct x86_core_cpu *cpu, struct perf_event *event,
 		      bool en)
 {
-	u64 val = event->hw.config | ARCH_PERFMON_EVENTSEL_INT;
+	u64 val = event->hw.config & ~X86_CORE_EVSEL_PEBS;
+
+	if (!x86_core_is_pebs(event))
+		val |= ARCH_PERFMON_EVENTSEL_INT;
 
 	if (!cpu->hg_bits)
 		val &= ~AMD64_EVENTSEL_HOSTONLY;
@@ -398,8 +407,17 @@ static u64 set_period(struct x86_core_cpu *cpu, struct perf_event *event)
 		perf_event_update_userpage(event);
 		return 0;
 	}
-	val = -perf_counter_next_period(event, cpu->core->max_period, &ended);
-	val &= mask;
+	val = perf_counter_next_period(event, cpu->core->max_period, &ended);
+	if (x86_core_is_pebs(event)) {
+		/*
+		 * PEBS starts each period afresh from the whole of it; the
+		 * counter itself is armed with at least 2 (as stock arms it).
+		 */
+		x86_pebs_reset_value(event, -min(hwc->sample_period,
+						 cpu->core->max_period) & mask);
+		val = max_t(u64, val, 2);
+	}
+	val = -val & mask;
 	local64_set(&hwc->prev_count, counter_value(cpu, event, val));
 	x86_hw_wrmsr(cpu->core->hw, hwc->event_base, val);
 	pair_arm(cpu, event, val);
@@ -439,6 +457,8 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 		x86_extra_write(hw, event);
 		x86_hw_wrmsr(hw, hwc->config_base,
 			     gp_control(cpu, event, global || cpu->enabled));
+		if (x86_core_is_pebs(event))
+			x86_pebs_start(cpu, event);
 	}
 	if (global && cpu->enabled && !global_all(cpu))
 		write_global(cpu, x86_core_global_on(cpu));
@@ -476,10 +496,15 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 			x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL,
 				     cpu->fixed_ctrl);
 		} else {
+			if (x86_core_is_pebs(event))
+				x86_pebs_stop(cpu, event);
 			/* its control as it was, less EN */
 			x86_hw_wrmsr(hw, hwc->config_base,
 				     gp_control(cpu, event, false));
 			pair_control(cpu, event, false);
+			/* its records so far: its samples */
+			if (x86_core_is_pebs(event))
+				x86_pebs_flush(cpu);
 		}
 		/* the metrics' shares of what the leader counted, theirs */
 		if (hwc->flags & X86_CORE_FLAG_TD_SLOTS)
@@ -541,6 +566,8 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 	}
 	if (desc->vendor == X86_CORE_INTEL && desc->version >= 2)
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
+	if (desc->pebs_fmt)
+		x86_hw_wrmsr(hw, MSR_IA32_PEBS_ENABLE, cpu->pebs.enabled);
 	x86_lbr_resume(cpu);
 	if (global && cpu->enabled)
 		write_global(cpu, x86_core_global_on(cpu));
@@ -555,10 +582,65 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
  */
 void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event)
 {
-	if (x86_core_is_metric(event))
+	if (x86_core_is_metric(event)) {
 		x86_topdown_read(cpu);
-	else if (!(event->hw.state & PERF_HES_STOPPED))
+	} else if (!(event->hw.state & PERF_HES_STOPPED)) {
+		/* the periods of its records not yet drained count too */
+		if (event->hw.flags & X86_CORE_FLAG_PEBS_LARGE)
+			x86_pebs_flush(cpu);
 		update(cpu, event);
+	}
+}
+
+/**
+ * x86_core_pebs_fold - fold in the period a PEBS record was written for
+ * @cpu: this CPU's counters
+ * @event: a PEBS event placed here
+ * @reload: the value its counter took again after the record
+ *	(x86_pebs_reset_value())
+ *
+ * The counter counted from its last value up to the overflow, then
+ * started again from @reload.
+ *
+ * Return: the period that ended, which the record's sample reports; 0
+ * where only a part of the period did (max_period).
+ */
+u64 x86_core_pebs_fold(struct x86_core_cpu *cpu, struct perf_event *event,
+		       u64 reload)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 mask = width_mask(counter_width(&cpu->core->desc, hwc->idx));
+	u64 delta, ended;
+
+	delta = -local64_read(&hwc->prev_count) & mask;
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+	local64_set(&hwc->prev_count, counter_value(cpu, event, reload));
+	perf_counter_next_period(event, cpu->core->max_period, &ended);
+	return ended;
+}
+
+/**
+ * x86_core_pebs_rearm - arm a PEBS event's counter for its next period
+ * @cpu: this CPU's counters, the PMU off
+ * @event: a started PEBS event whose record was just folded in, at a
+ *	PMI for every record
+ *
+ * At a fixed period, the counter goes on from the reload, a whole period
+ * from the record.  In frequency mode the sample may have changed the
+ * period: what the counter counted since the reload is folded in, and the
+ * counter armed afresh with the whole new period.
+ */
+void x86_core_pebs_rearm(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!event->attr.freq)
+		return;
+	update(cpu, event);
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+	set_period(cpu, event);
 }
 
 /*
@@ -624,9 +706,12 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 		was_enabled = cpu->enabled;
 		if (was_enabled)
 			x86_core_disable(cpu);
-		found = status & cpu->running;
+		/* PEBS counters report by records, not by their own bit */
+		found = status & cpu->running & ~cpu->pebs.enabled;
 		/* the records, frozen at the PMI: read by the first sample */
 		cpu->lbr.snapped = false;
+		if (status & GLOBAL_STATUS_BUFFER_OVF)
+			handled += x86_pebs_drain(cpu);
 	} else {
 		found = overflowed_by_value(cpu);
 	}

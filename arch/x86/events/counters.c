@@ -95,6 +95,9 @@ u64 x86_core_constraint(const struct x86_core_desc *desc, u64 evsel)
 			return mask & (mask >> 1) & EVEN_COUNTERS;
 		return mask;
 	}
+	/* PEBS's counters, not the event's usual ones (intel_pebs.c) */
+	if (evsel & X86_CORE_EVSEL_PEBS)
+		return x86_pebs_counters(desc, evsel);
 	switch (x86_topdown_code(desc, code)) {
 	case X86_TD_FIXED:
 		/* event select 0, unit mask i + 1: fixed counter i only */

@@ -60,6 +60,10 @@
  * ``intel_lbr.c``
  *   Intel's last branch records: branch stacks of samples, filters,
  *   call-stack mode
+ * ``intel_pebs.c``, ``intel_ds.c``
+ *   Intel's precise event-based sampling: precise events, their counters,
+ *   PEBS_ENABLE, samples from the records; the debug store area and the
+ *   PEBS buffers in the CPU entry area
  * ``intel_counters.c``
  *   the counters each event of a model may use, generated from the perfmon
  *   event lists (bench/qemu/x86-event-counters.py --kernel)
@@ -73,9 +77,9 @@
  *   PMU (RAPL energy, package scope, module rapl), the C-state residency
  *   PMUs (module intel_cstate), and the callbacks of free-running
  *   counters that msr and cstate share
- * ``intel_ds.c``, ``intel_pt.c``, ``perf_event.h``
- *   what other x86 code asks of features not built (the DS area, PT
- *   capabilities); Xen's and resctrl's header
+ * ``intel_pt.c``, ``perf_event.h``
+ *   what other x86 code asks of features not built (PT capabilities);
+ *   Xen's and resctrl's header
  * ``tests/``
  *   KUnit: a model of the PMU's MSRs (``pmu_model.c``) with CPUID
  *   fixtures of real parts (``pmu_fixtures.c``), and the suites
@@ -110,6 +114,14 @@
 /* hw.flags of the driver's own (PERF_EVENT_FLAG_ARCH) */
 #define X86_CORE_FLAG_METRIC	BIT(0)	/* a topdown metric event */
 #define X86_CORE_FLAG_TD_SLOTS	BIT(1)	/* counting slots, metrics leader */
+#define X86_CORE_FLAG_PEBS	BIT(2)	/* precise: sampled by PEBS records */
+#define X86_CORE_FLAG_PEBS_LARGE BIT(3)	/* ... a buffer of them a PMI */
+
+/*
+ * A software bit of hw.config, never written to a control MSR: the event
+ * samples by PEBS, so the counters it may use are PEBS's (counters.c).
+ */
+#define X86_CORE_EVSEL_PEBS	BIT_ULL(63)
 
 /* what an Intel config with event select 0 is (topdown.c) */
 enum x86_topdown_kind {
@@ -239,6 +251,10 @@ struct x86_cache_event {
  *	use fixed counter 0 as well (Ice Lake)
  * @lbr_nr: its last branch records (intel_lbr.c: Skylake's kind), 0
  *	without
+ * @pebs: its PEBS is what intel_pebs.c drives (record format 3, every
+ *	event on every general-purpose counter, INST_RETIRED.PREC_DIST on
+ *	counter 1 only, precise_ip up to 3), where CPUID and the
+ *	capabilities say PEBS
  */
 struct x86_intel_model {
 	const char *name;
@@ -255,6 +271,7 @@ struct x86_intel_model {
 	bool mem_loads_aux;
 	bool prec_dist_fixed;
 	u8 lbr_nr;
+	bool pebs;
 };
 
 /*
@@ -332,6 +349,19 @@ struct x86_lbr_cpu {
 };
 
 /*
+ * struct x86_pebs_cpu - a CPU's PEBS (intel_pebs.c)
+ * @enabled: what IA32_PEBS_ENABLE holds: the started PEBS counters (bit
+ *	i), and load latency on them (bit 32 + i)
+ * @single: of the started ones, those that need a PMI at every record
+ * @draining: the buffer is being drained (an NMI leaves it alone)
+ */
+struct x86_pebs_cpu {
+	u64 enabled;
+	u64 single;
+	bool draining;
+};
+
+/*
  * struct x86_core_cpu - one CPU's counters; see "Locking" above.
  *
  * @core: the PMU.
@@ -349,6 +379,7 @@ struct x86_lbr_cpu {
  * @extra: Intel: the extra registers (extra_regs.c).
  * @metric: Intel: the placed topdown metric events, by field (topdown.c).
  * @lbr: Intel: the last branch records (intel_lbr.c).
+ * @pebs: Intel: PEBS (intel_pebs.c).
  */
 struct x86_core_cpu {
 	const struct x86_core_pmu *core;
@@ -362,6 +393,7 @@ struct x86_core_cpu {
 	struct x86_extra_reg extra[X86_XREG_NR];
 	struct perf_event *metric[INTEL_TD_METRIC_NUM];
 	struct x86_lbr_cpu lbr;
+	struct x86_pebs_cpu pebs;
 };
 
 /*
@@ -373,7 +405,8 @@ struct x86_core_cpu {
  * @nr_txn: events add()ed in it, waiting in @txn for commit_txn.
  * @txn: those events.
  * @txn_start: whether add() asked to start each.
- * @guest_msr: what perf_guest_get_msrs() hands KVM (one MSR).
+ * @guest_msr: what perf_guest_get_msrs() hands KVM (the global control,
+ *	and PEBS_ENABLE with PEBS).
  */
 struct x86_core_driver_cpu {
 	struct x86_core_cpu counters;
@@ -382,7 +415,7 @@ struct x86_core_driver_cpu {
 	unsigned int nr_txn;
 	struct perf_event *txn[X86_CORE_NR_IDX];
 	bool txn_start[X86_CORE_NR_IDX];
-	struct perf_guest_switch_msr guest_msr;
+	struct perf_guest_switch_msr guest_msr[2];
 };
 
 /*
@@ -474,6 +507,7 @@ void x86_lbr_probe(const struct x86_hw *hw, struct x86_core_desc *desc);
 void x86_lbr_reset(struct x86_core_cpu *cpu);
 int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_untake(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_event_destroy(struct perf_event *event);
 void x86_lbr_placed(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_release(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_start(struct x86_core_cpu *cpu, struct perf_event *event);
@@ -484,6 +518,63 @@ unsigned int x86_lbr_snapshot(struct x86_core_cpu *cpu,
 			      unsigned int max);
 struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
 					 struct perf_event *event);
+
+/* intel_pebs.c */
+#ifdef CONFIG_CPU_SUP_INTEL
+void x86_pebs_probe(const struct x86_hw *hw, struct x86_core_desc *desc);
+int x86_pebs_event_init(const struct x86_core_pmu *core,
+			struct perf_event *event);
+u64 x86_pebs_counters(const struct x86_core_desc *desc, u64 evsel);
+u64 x86_pebs_data_source(u64 config, u64 dse);
+void x86_pebs_reset_value(struct perf_event *event, u64 val);
+void x86_pebs_start(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_pebs_stop(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_pebs_flush(struct x86_core_cpu *cpu);
+int x86_pebs_drain(struct x86_core_cpu *cpu);
+void x86_ds_cpu_up(void);
+void x86_ds_enable(void);
+int x86_ds_reserve(unsigned int record);
+void x86_ds_release(void);
+#else
+static inline void x86_pebs_probe(const struct x86_hw *hw,
+				  struct x86_core_desc *desc) { }
+
+static inline int x86_pebs_event_init(const struct x86_core_pmu *core,
+				      struct perf_event *event)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline u64 x86_pebs_counters(const struct x86_core_desc *desc,
+				    u64 evsel)
+{
+	return 0;
+}
+
+static inline void x86_pebs_reset_value(struct perf_event *event, u64 val) { }
+
+static inline void x86_pebs_start(struct x86_core_cpu *cpu,
+				  struct perf_event *event) { }
+
+static inline void x86_pebs_stop(struct x86_core_cpu *cpu,
+				 struct perf_event *event) { }
+
+static inline void x86_pebs_flush(struct x86_core_cpu *cpu) { }
+
+static inline int x86_pebs_drain(struct x86_core_cpu *cpu)
+{
+	return 0;
+}
+
+static inline void x86_ds_cpu_up(void) { }
+
+static inline void x86_ds_enable(void) { }
+#endif
+
+static inline bool x86_core_is_pebs(const struct perf_event *event)
+{
+	return event->hw.flags & X86_CORE_FLAG_PEBS;
+}
 
 /* the events of a CPU's with a branch stack (Intel's only) */
 static inline bool x86_core_has_lbr(const struct perf_event *event)
@@ -525,6 +616,9 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_core_cpu_save(struct x86_core_cpu *cpu);
 void x86_core_cpu_restore(struct x86_core_cpu *cpu);
+u64 x86_core_pebs_fold(struct x86_core_cpu *cpu, struct perf_event *event,
+		       u64 reload);
+void x86_core_pebs_rearm(struct x86_core_cpu *cpu, struct perf_event *event);
 int x86_core_handle_irq(struct x86_core_cpu *cpu);
 
 #endif /* _ARCH_X86_EVENTS_CORE_PMU_H */

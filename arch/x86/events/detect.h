@@ -65,6 +65,9 @@ enum x86_core_vendor {
  * @lbr_nr: Intel: the model's last branch records (intel_lbr.c), where
  *	PERF_CAPABILITIES gives their format and they hold what is written;
  *	else 0.
+ * @pebs_fmt: Intel: the PEBS record format the driver uses (intel_pebs.c:
+ *	3), 0 without PEBS; found by the registered driver only.
+ * @max_precise: the highest precise_ip its events may ask for.
  * @evtsel_base: the control MSR of counter 0.
  * @ctr_base: the counter MSR of counter 0 (IA32_A_PMC0 with full-width
  *	writes).
@@ -95,6 +98,8 @@ struct x86_core_desc {
 	bool extra_regs;
 	u8 metrics;
 	u8 lbr_nr;
+	u8 pebs_fmt;
+	u8 max_precise;
 	u32 evtsel_base;
 	u32 ctr_base;
 	u32 msr_stride;

@@ -634,12 +634,13 @@ static void start_freq_period(const struct x86_core_pmu *core,
  * can ever be on the counters at once.
  *
  * Return: 0; -ENOENT for an event that is not the core PMU's or that the
- * CPU cannot count; -EOPNOTSUPP for precise_ip (no PEBS or IBS), checked
- * first, or a branch stack the CPU cannot record (no LBR or BRS: on AMD
- * before the config is decoded, on Intel after); -EINVAL for a bad
- * config, both host and guest excluded on AMD, XMM registers to sample,
- * Intel's branch counters, or a group that can never fit; -EACCES for
- * AnyThread without the right to watch the whole CPU; -ENOMEM.
+ * CPU cannot count; -EOPNOTSUPP for a precise_ip beyond the PMU's (none
+ * without PEBS or IBS), checked first, or a branch stack the CPU cannot
+ * record (no LBR or BRS: on AMD before the config is decoded, on Intel
+ * after); -EINVAL for a bad config, both host and guest excluded on AMD,
+ * XMM registers to sample, Intel's branch counters, a precise event that
+ * does not sample, or a group that can never fit; -EACCES for AnyThread
+ * without the right to watch the whole CPU; -ENOMEM.
  */
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
@@ -652,10 +653,10 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 		return -ENOENT;
 	/*
 	 * What the hardware lacks is refused before the event is decoded:
-	 * a skid level (no PEBS or IBS), and on AMD a branch stack (no BRS
-	 * or LbrExtV2), whatever the config.
+	 * a skid level beyond what PEBS gives (none without PEBS), and on
+	 * AMD a branch stack (no BRS or LbrExtV2), whatever the config.
 	 */
-	if (attr->precise_ip)
+	if (attr->precise_ip > core->desc.max_precise)
 		return -EOPNOTSUPP;
 	if (core->desc.vendor == X86_CORE_AMD && has_branch_stack(event))
 		return -EOPNOTSUPP;
@@ -684,22 +685,36 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	if (has_branch_stack(event)) {
 		ret = x86_lbr_event_init(&core->desc, event);
 		if (ret)
-			return ret;
+			goto fail;
 	}
-	/* the XMM registers come only in PEBS records, which this has not */
+	/* the XMM registers come only in adaptive PEBS records (format 4) */
+	ret = -EINVAL;
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &
 	    PERF_REG_EXTENDED_MASK)
-		return -EINVAL;
+		goto fail;
 	if (core->desc.vendor == X86_CORE_AMD && attr->exclude_host &&
 	    attr->exclude_guest)
-		return -EINVAL;
+		goto fail;
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
 	hwc->idx = -1;
 	hwc->flags = 0;
 	ret = x86_topdown_event_init(core, event);
+	if (!ret && attr->precise_ip)
+		ret = x86_pebs_event_init(core, event);
 	if (ret)
-		return ret;
+		goto fail;
 	start_freq_period(core, event);
 	perf_counter_init_period(event, core->max_period);
-	return x86_core_validate_group(core, event);
+	ret = x86_core_validate_group(core, event);
+	if (ret)
+		goto fail;
+	return 0;
+
+fail:
+	/* what the LBR or PEBS took for the event: the core calls no destroy */
+	if (event->destroy) {
+		event->destroy(event);
+		event->destroy = NULL;
+	}
+	return ret;
 }

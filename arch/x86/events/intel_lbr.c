@@ -158,7 +158,8 @@ struct lbr_saved {
 	u64 info[X86_LBR_MAX];
 };
 
-static void lbr_event_destroy(struct perf_event *event)
+/* an event's end: what a call-stack event kept of its task's ring */
+void x86_lbr_event_destroy(struct perf_event *event)
 {
 	kfree(event->pmu_private);
 	event->pmu_private = NULL;
@@ -199,7 +200,7 @@ int x86_lbr_event_init(const struct x86_core_desc *desc,
 		if (!saved)
 			return -ENOMEM;
 		event->pmu_private = saved;
-		event->destroy = lbr_event_destroy;
+		event->destroy = x86_lbr_event_destroy;
 	}
 	return 0;
 }
@@ -313,7 +314,6 @@ static void lbr_save(struct x86_core_cpu *cpu, struct lbr_saved *s)
 	s->depth = i;
 	s->valid = true;
 }
-
 
 /**
  * x86_lbr_take - an event with a branch stack is being placed

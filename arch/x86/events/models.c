@@ -172,6 +172,7 @@ static const struct x86_intel_model skylake = {
 	.extra = skylake_extra, .nr_extra = ARRAY_SIZE(skylake_extra),
 	.topdown_events = true,
 	.lbr_nr = 32,
+	.pebs = true,
 };
 
 static const struct x86_intel_model icelake = {

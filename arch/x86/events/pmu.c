@@ -34,6 +34,7 @@
 #include <linux/static_call.h>
 #include <linux/syscore_ops.h>
 /* register_nmi_handler(): <linux/nmi.h> has it only for arch watchdogs */
+#include <asm/hardirq.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
 
@@ -89,10 +90,13 @@ int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs)
 	cpu->regs = NULL;
 	/*
 	 * The core lowers the sample rate when interrupts take too long; the
-	 * model's PMIs, which KUnit runs in a thread, say nothing about that.
+	 * model's PMIs, which KUnit runs in a thread, say nothing about that,
+	 * nor are they the CPU's (/proc/interrupts' "PMI" line).
 	 */
-	if (handled && drv == READ_ONCE(native))
+	if (handled && drv == READ_ONCE(native)) {
+		inc_irq_stat(apic_perf_irqs);
 		perf_sample_event_took(sched_clock() - start);
+	}
 	return handled;
 }
 
@@ -408,6 +412,7 @@ void x86_core_driver_free(struct x86_core_driver *drv)
 static int core_cpu_starting(unsigned int nr)
 {
 	driver_cpu_up(native, nr);
+	x86_ds_cpu_up();
 	return 0;
 }
 
@@ -460,7 +465,7 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 {
 	const struct x86_core_desc *desc = &core->desc;
 	u64 counters = (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
-	char lbr[24] = "";
+	char lbr[24] = "", pebs[16] = "";
 	const char *kind;
 	unsigned int i;
 
@@ -479,9 +484,11 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 	/* a model's name, and what it has that the generic line leaves out */
 	if (desc->lbr_nr)
 		snprintf(lbr, sizeof(lbr), "%u-deep LBR, ", desc->lbr_nr);
+	if (desc->pebs_fmt)
+		snprintf(pebs, sizeof(pebs), "PEBS fmt%u+, ", desc->pebs_fmt);
 	if (desc->intel_model)
-		pr_info("Performance Events: %s events, %s%s%sIntel PMU driver.\n",
-			desc->intel_model->name,
+		pr_info("Performance Events: %s%s events, %s%s%sIntel PMU driver.\n",
+			pebs, desc->intel_model->name,
 			desc->anythread_deprecated ? "AnyThread deprecated, " : "",
 			lbr,
 			desc->full_width_write ? "full-width counters, " : "");
@@ -515,6 +522,10 @@ static int __init x86_core_driver_init(void)
 			desc.why_none ?: "not detected");
 		return 0;
 	}
+	/* PEBS is the real CPUs' alone: its buffers are theirs */
+	x86_pebs_probe(&x86_hw_native, &desc);
+	if (desc.pebs_fmt)
+		x86_ds_enable();
 	ret = x86_core_driver_setup(&drv, &x86_hw_native, &desc);
 	if (ret)
 		return ret;

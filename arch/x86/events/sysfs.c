@@ -151,10 +151,12 @@ static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
  * model's topdown events, counted by general events (with their .scale
  * files).  MEM_LOADS_AUX: Sapphire Rapids' auxiliary load event, the
  * leader its load-latency events need with PEBS (listed, counted as any
- * general event).
+ * general event).  MEM_PEBS: the load-latency and store events, where the
+ * PMU has PEBS.
  */
 #define SKL_TOPDOWN	0x100
 #define MEM_LOADS_AUX	0x101
+#define MEM_PEBS	0x102
 
 #define MODEL_EVENT(_name, _str, _id)					\
 	(&((struct perf_pmu_events_attr[]) {				\
@@ -192,6 +194,9 @@ static struct attribute *events_attrs[] = {
 		    "event=0xd,umask=0x1,cmask=1", SKL_TOPDOWN),
 	MODEL_EVENT("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
 	MODEL_EVENT("mem-loads-aux", "event=0x03,umask=0x82", MEM_LOADS_AUX),
+	/* the memory events of PEBS (intel_pebs.c): perf mem, perf c2c */
+	MODEL_EVENT("mem-loads", "event=0xcd,umask=0x1,ldlat=3", MEM_PEBS),
+	MODEL_EVENT("mem-stores", "event=0xd0,umask=0x82", MEM_PEBS),
 	NULL,
 };
 
@@ -210,6 +215,8 @@ static umode_t events_visible(struct kobject *kobj, struct attribute *attr,
 	if (ev->id == MEM_LOADS_AUX)
 		return desc->intel_model && desc->intel_model->mem_loads_aux ?
 		       attr->mode : 0;
+	if (ev->id == MEM_PEBS)
+		return desc->pebs_fmt ? attr->mode : 0;
 	if (ev->event_str)
 		return desc->metrics && ev->id <= desc->metrics ? attr->mode : 0;
 	return x86_core_map_hw_event(desc, ev->id, &evsel) ? 0 : attr->mode;
@@ -236,11 +243,11 @@ static ssize_t pmu_name_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(page, "generic_arch_v%u\n", desc->version);
 }
 
-/* no PEBS or IBS: no precise_ip level beyond 0 */
+/* the highest precise_ip its events may ask for (0 without PEBS or IBS) */
 static ssize_t max_precise_show(struct device *dev,
 				struct device_attribute *attr, char *page)
 {
-	return sysfs_emit(page, "0\n");
+	return sysfs_emit(page, "%u\n", dev_desc(dev)->max_precise);
 }
 
 /* the last branch records a branch stack can have (intel_lbr.c) */

@@ -99,10 +99,12 @@ EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
  * @data: KVM's vCPU PMU (unused)
  *
  * Intel with a global control: the host's counters that exclude guests
- * stop at VM entry and start again at exit.  Called with IRQs off.
+ * stop at VM entry and start again at exit, and so do its PEBS counters,
+ * with PEBS off in the guest.  Called with IRQs off.
  *
- * Return: this CPU's entry for MSR_CORE_PERF_GLOBAL_CTRL (*@nr = 1), or
- * NULL (*@nr = 0) where there is nothing to switch.
+ * Return: this CPU's entries, for MSR_CORE_PERF_GLOBAL_CTRL (*@nr = 1)
+ * and with PEBS for MSR_IA32_PEBS_ENABLE (*@nr = 2), or NULL (*@nr = 0)
+ * where there is nothing to switch.
  */
 struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 {
@@ -123,13 +125,27 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 			no_guest |= BIT_ULL(idx);
 	host = cpu->counters.enabled ?
 	       x86_core_global_on(&cpu->counters) : 0;
-	cpu->guest_msr = (struct perf_guest_switch_msr) {
+	/*
+	 * PEBS counters neither count nor write records in a guest: the
+	 * assist would write the host's buffer through the guest's page
+	 * tables.
+	 */
+	no_guest |= cpu->counters.pebs.enabled & GENMASK_ULL(31, 0);
+	cpu->guest_msr[0] = (struct perf_guest_switch_msr) {
 		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
 		.host	= host,
 		.guest	= host & ~no_guest,
 	};
 	*nr = 1;
-	return &cpu->guest_msr;
+	if (drv->core.desc.pebs_fmt) {
+		cpu->guest_msr[1] = (struct perf_guest_switch_msr) {
+			.msr	= MSR_IA32_PEBS_ENABLE,
+			.host	= cpu->counters.pebs.enabled,
+			.guest	= 0,
+		};
+		*nr = 2;
+	}
+	return cpu->guest_msr;
 }
 EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
 #endif

@@ -1551,6 +1551,98 @@ static void perf_x86_core_lbr_hidden(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * Without PEBS (the model has none: only the registered driver looks for
+ * it) no precise level is there: EOPNOTSUPP, before the config is decoded.
+ */
+static void perf_x86_core_pebs_absent(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_skl);
+	struct perf_event *ev = raw_event(t, 0x00c0, 0);
+
+	KUNIT_EXPECT_EQ(test, t->core.desc.max_precise, 0);
+	ev->attr.precise_ip = 1;
+	ev->attr.sample_period = 100000;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), -EOPNOTSUPP);
+}
+
+#ifdef CONFIG_CPU_SUP_INTEL
+/*
+ * A PEBS event may use every general-purpose counter of Skylake, whatever
+ * its usual counter rules say, but INST_RETIRED.PREC_DIST (and precise
+ * cycles at level 3, counted by it): counter 1 (stock's answers).
+ */
+static void perf_x86_core_pebs_counters(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_skl);
+	const struct x86_core_desc *desc = &t->core.desc;
+	const struct x86_counter_rules *rules = desc->counter_rules;
+	u64 all = GENMASK_ULL(desc->num_gp - 1, 0), evsel;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, desc->num_gp, 4);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(desc, 0x00c0 |
+						  X86_CORE_EVSEL_PEBS), all);
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(desc, 0x01c0 |
+						  X86_CORE_EVSEL_PEBS), BIT(1));
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(desc, 0x108001c0 |
+						  X86_CORE_EVSEL_PEBS), BIT(1));
+	/* the pseudo-encodings of fixed counters, as stock places them */
+	KUNIT_EXPECT_EQ(test, x86_core_constraint(desc, 0x0300 |
+						  X86_CORE_EVSEL_PEBS), all);
+	for (i = 0; rules && i < rules->nr; i++) {
+		evsel = rules->rules[i].event |
+			(u64)rules->rules[i].umask << 8;
+		if ((evsel & 0xffff) == 0x01c0)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, x86_core_constraint(desc, evsel |
+							X86_CORE_EVSEL_PEBS),
+				    all, "event %#llx", evsel);
+	}
+}
+
+/*
+ * The data source of a record, by the kind of event: stock's values on
+ * the emulated Skylake-SP, source by source (bench/qemu/pebs-probe.c).
+ */
+static void perf_x86_core_pebs_data_source(struct kunit *test)
+{
+	static const struct {
+		u64 config;
+		u64 dse;
+		u64 data_src;
+	} cases[] = {
+		{ 0x00c0, 0, 0x1e05080021 },		/* not a memory event */
+		{ 0x01d0, 1, 0x1e05080021 },		/* no load, no store */
+		{ 0x81d0, 1, 0x1e05080022 },		/* a load */
+		{ 0x11d0, 5, 0x1e05080022 },
+		{ 0x04d2, 3, 0x1e05080022 },
+		{ 0x82d0, 0, 0x1e05080184 },		/* a store, L1 miss */
+		{ 0x82d0, 1, 0x1e05080144 },		/* ... hit */
+		{ 0x42d0, 2, 0x1e05080184 },
+		{ 0x01cd, 0, 0x10668080082 },		/* load latency */
+		{ 0x01cd, 1, 0x10268100142 },
+		{ 0x01cd, 2, 0x11868100242 },
+		{ 0x01cd, 7, 0x10668800842 },
+		{ 0x01cd, 9, 0x13c68200042 },
+		{ 0x01cd, 12, 0x17668000042 },
+		{ 0x01cd, 15, 0x11e68140042 },
+		{ 0x01cd, 16, 0x10650080082 },		/* STLB miss */
+		{ 0x01cd, 33, 0x1026a100142 },		/* locked */
+		{ 0x01cd, 63, 0x11e52140042 },
+		{ 0x02cd, 1, 0x1e05080021 },		/* not load latency */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    x86_pebs_data_source(cases[i].config,
+							 cases[i].dse),
+				    cases[i].data_src, "config %#llx source %llu",
+				    cases[i].config, cases[i].dse);
+}
+#endif
+
 static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_core_map, map_gen_params),
 	KUNIT_CASE(perf_x86_core_amd_generations),
@@ -1565,6 +1657,11 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE(perf_x86_core_model_frontend),
 	KUNIT_CASE(perf_x86_core_lbr_select),
 	KUNIT_CASE(perf_x86_core_lbr_hidden),
+	KUNIT_CASE(perf_x86_core_pebs_absent),
+#ifdef CONFIG_CPU_SUP_INTEL
+	KUNIT_CASE(perf_x86_core_pebs_counters),
+	KUNIT_CASE(perf_x86_core_pebs_data_source),
+#endif
 	KUNIT_CASE(perf_x86_core_model_topdown),
 	KUNIT_CASE_PARAM(perf_x86_core_group, group_gen_params),
 	KUNIT_CASE(perf_x86_core_group_mixed),

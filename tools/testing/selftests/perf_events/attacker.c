@@ -651,6 +651,112 @@ TEST_F(attacker, kernel_branch_stack_implied)
 	EXPECT_EQ(EOPNOTSUPP, got) TH_LOG("got %s", strerror(got));
 }
 
+/*
+ * Precise samples (PEBS) are the CPU's records of the instruction: one
+ * of the kernel's holds kernel registers and addresses.  Asking for them
+ * is checked like counting the kernel (EACCES at paranoid 2), before the
+ * PMU is asked whether it has the level.
+ */
+static int precise_child(void *arg)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.precise_ip = 1;
+	attr.sample_period = 100003;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR;
+	attr.sample_regs_intr = 0xff;
+	attr.exclude_hv = 1;
+	return open_errno(&attr, 0, -1, -1, 0);
+}
+
+TEST_F(attacker, kernel_precise_samples)
+{
+	int got;
+
+	ASSERT_EQ(0, write_int_file(PARANOID, 2));
+	got = as_nobody(NO_CAPS, precise_child, NULL);
+	EXPECT_EQ(EACCES, got) TH_LOG("got %s", strerror(got));
+}
+
+#define PRECISE_EXITS	40
+#define NO_PRECISE	77	/* the child's answer where there is no PEBS */
+
+/*
+ * Tasks that die with their PEBS records not yet drained: each child
+ * opens a precise event on itself whose records wait in the CPU's buffer
+ * (a fixed, short period and only what records give), runs, and exits
+ * with the event still on, its ring mapped; every other one has its
+ * event opened by the parent instead, which closes it while the child
+ * runs.  The records go to their events at the switch and at the close,
+ * or nowhere: the kernel stays up, and the debug kernels silent.
+ */
+static int precise_exit_child(void *arg)
+{
+	struct perf_event_attr attr;
+	long max;
+	int i;
+
+	if (read_int_file("/sys/bus/event_source/devices/cpu/caps/max_precise",
+			  &max) || !max)
+		return NO_PRECISE;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.precise_ip = 1;
+	attr.sample_period = 37;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	for (i = 0; i < PRECISE_EXITS; i++) {
+		pid_t pid = fork();
+		int fd;
+
+		if (pid < 0)
+			return errno;
+		if (!pid) {
+			if (i & 1) {
+				burn_cpu_ms(20);
+				_exit(0);
+			}
+			fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+			if (fd < 0)
+				_exit(2);
+			if (mmap(NULL, 3 * sysconf(_SC_PAGESIZE), PROT_READ,
+				 MAP_SHARED, fd, 0) == MAP_FAILED)
+				_exit(3);
+			burn_cpu_ms(5);
+			_exit(0);
+		}
+		if (i & 1) {
+			fd = sys_perf_event_open(&attr, pid, -1, -1, 0);
+			if (fd >= 0) {
+				usleep(5000);
+				close(fd);
+			}
+		}
+		if (waitpid(pid, &fd, 0) != pid || !WIFEXITED(fd) ||
+		    WEXITSTATUS(fd))
+			return 100 + i;
+	}
+	return 0;
+}
+
+TEST_F(attacker, precise_records_at_exit)
+{
+	int got;
+
+	ASSERT_EQ(0, write_int_file(PARANOID, 2));
+	got = as_nobody(NO_CAPS, precise_exit_child, NULL);
+	if (got == NO_PRECISE)
+		SKIP(return, "no precise sampling");
+	EXPECT_EQ(0, got) TH_LOG("got %d", got);
+}
+
 #define MAX_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
 #define CPU_PERCENT	"/proc/sys/kernel/perf_cpu_time_max_percent"
 #define CLOCK_FLOOR_NS	10000	/* the shortest period of a sampling clock */

@@ -25,32 +25,20 @@
 #include "perf_helpers.h"
 #include "perf_records.h"
 
-#define CPU_DIR		"/sys/bus/event_source/devices/cpu"
 #define USER_TOP	0x0000800000000000ULL	/* the kernel's half above */
 #define PERIOD		10007
 
 static long lbr_depth(void)
 {
-	long n;
-
-	if (read_int_file(CPU_DIR "/caps/branches", &n))
-		return 0;
-	return n;
+	return cpu_pmu_cap("branches");
 }
 
 /* a sampling event of this task's user instructions with a branch stack */
 static void lbr_attr(struct perf_event_attr *attr, __u64 branch_type)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_HARDWARE;
-	attr->config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr->sample_period = PERIOD;
+	user_insns_attr(attr, PERIOD);
 	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
 	attr->branch_sample_type = branch_type;
-	attr->exclude_kernel = 1;
-	attr->exclude_hv = 1;
-	attr->disabled = 1;
 }
 
 /*
@@ -274,14 +262,6 @@ TEST_F(lbr, call_stack)
 }
 
 #ifdef __x86_64__
-/* where the other task's code goes: an address nothing else uses */
-#define OTHER_CODE	0x5a5a00000000ULL
-
-/* mov %edi,%ecx; 1: dec %ecx; jnz 1b; ret */
-static const unsigned char other_loop[] = {
-	0x89, 0xf9, 0xff, 0xc9, 0x75, 0xfc, 0xc3
-};
-
 /*
  * Another task loops in code at OTHER_CODE on this task's CPU, recorded
  * by an event of its own (@child_event) or by a CPU-wide event of CPU 0
@@ -317,18 +297,11 @@ static void foreign_branches(bool child_event, bool cpu_event,
 	}
 	child = fork();
 	if (!child) {
-		void (*loop)(unsigned int n);
+		void (*loop)(unsigned int n) = other_code_loop();
 		char c;
-		void *p;
 
-		p = mmap((void *)OTHER_CODE, 4096,
-			 PROT_READ | PROT_WRITE | PROT_EXEC,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-			 -1, 0);
-		if (p == MAP_FAILED)
+		if (!loop)
 			_exit(1);
-		memcpy(p, other_loop, sizeof(other_loop));
-		loop = (void (*)(unsigned int))p;
 		if (child_event) {
 			lbr_attr(&attr, PERF_SAMPLE_BRANCH_ANY |
 					PERF_SAMPLE_BRANCH_USER);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -198,6 +199,33 @@ static inline int read_int_file(const char *path, long *val)
 		ret = -EINVAL;
 	fclose(f);
 	return ret;
+}
+
+/* A capability of the cpu PMU (its caps/@name file); 0 where it has none. */
+static inline long cpu_pmu_cap(const char *name)
+{
+	char path[128];
+	long n;
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/cpu/caps/%s", name);
+	if (read_int_file(path, &n))
+		return 0;
+	return n;
+}
+
+/* A sampling event of this task's user-space instructions, disabled. */
+static inline void user_insns_attr(struct perf_event_attr *attr,
+				   __u64 period)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_HARDWARE;
+	attr->config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr->sample_period = period;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	attr->disabled = 1;
 }
 
 /* Write @str to a sysctl or debugfs file; returns 0 or -errno. */
@@ -438,5 +466,30 @@ struct perf_siginfo {
 	unsigned long data;
 	uint32_t type, flags;
 };
+
+#ifdef __x86_64__
+/* where another task's code goes in the isolation tests: nothing else's */
+#define OTHER_CODE	0x5a5a00000000ULL
+
+/*
+ * A loop at OTHER_CODE (mov %edi,%ecx; 1: dec %ecx; jnz 1b; ret): code of
+ * this process alone, whose addresses no other task's samples or branch
+ * records hold.  NULL on failure.
+ */
+static inline void (*other_code_loop(void))(unsigned int n)
+{
+	static const unsigned char loop[] = {
+		0x89, 0xf9, 0xff, 0xc9, 0x75, 0xfc, 0xc3
+	};
+	void *p = mmap((void *)OTHER_CODE, 4096,
+		       PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, loop, sizeof(loop));
+	return (void (*)(unsigned int))p;
+}
+#endif
 
 #endif /* PERF_SELFTEST_HELPERS_H */
