@@ -60,7 +60,11 @@ fi
 report() {
 	python3 - "$1" <<'PY'
 import re, sys
-lines = open(sys.argv[1], errors='replace').read().split('\n')
+text = open(sys.argv[1], errors='replace').read()
+# a trace line QEMU printed in the middle of a console line: out of it
+text = re.sub(r'(?<=[^\n])pmu: cpu\d+ (?:wr|rd)msr 0x[0-9a-f]+(?: \S+)?(?: #GP)?\n',
+              '', text)
+lines = text.split('\n')
 out = ['=== boot']
 block = 0   # the first "Performance Events:" block: 1 in it, 2 after
 for l in lines:

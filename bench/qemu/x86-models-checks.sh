@@ -20,9 +20,10 @@ cd /tmp || exit 1
 part=${PART:-sysfs}
 
 # dump_pmu NAME: every plain file of a PMU's directory and of its
-# subdirectories (format, events, caps, power), with its contents
+# subdirectories (format, events, caps, power), with its contents (and
+# whether it ends without a newline)
 dump_pmu() {
-	local d=/sys/bus/event_source/devices/$1 f
+	local d=/sys/bus/event_source/devices/$1 f nl
 	echo "=== sysfs $1"
 	if [ ! -d "$d" ]; then
 		echo "(no $d)"
@@ -31,7 +32,11 @@ dump_pmu() {
 	(cd "$d/" && find . -maxdepth 2 -type f | sed 's|^\./||' | LC_ALL=C sort) |
 	while read -r f; do
 		if [ -r "$d/$f" ]; then
-			printf '%s: %s\n' "$f" "$(tr '\n' ' ' < "$d/$f" 2>&1 | sed 's/ $//')"
+			# a file whose last byte is no newline says so
+			nl=
+			[ -s "$d/$f" ] && [ -n "$(tail -c 1 "$d/$f")" ] &&
+				nl=" (no newline)"
+			printf '%s: %s%s\n' "$f" "$(tr '\n' ' ' < "$d/$f" 2>&1 | sed 's/ $//')" "$nl"
 		else
 			printf '%s: (not readable, mode %s)\n' "$f" "$(stat -c %a "$d/$f")"
 		fi
@@ -140,14 +145,11 @@ pebs)
 		echo "rc=$?"
 		grep -v '^$' err.txt | head -5
 		# where the samples fall moves with the workload's start (its
-		# environment): their number, and the functions they are in
+		# environment), on stock from run to run too: their number
+		# (pebs_probe below compares where they fall, from one start)
 		if [ -f pebs.data ]; then
-			perf script -i pebs.data -F ip,sym > ips.txt 2>&1
+			perf script -i pebs.data -F ip > ips.txt 2>&1
 			echo "samples: $(wc -l < ips.txt)"
-			# (a record at a system call's end has the kernel's
-			# entry for its IP, or not, as the start falls)
-			awk '{ print $2 }' ips.txt | grep -v '^\[unknown\]$' |
-				sort -u | head -40
 		fi
 		n=$((n + 1))
 	done
@@ -167,7 +169,12 @@ pebs)
 			perf script -i pebs.data -F event,data_src,weight \
 				> mem.txt 2>&1
 			echo "samples: $(wc -l < mem.txt)"
-			sort -u mem.txt | head -80
+			# each event's data sources, and how many latencies
+			awk '{ $NF = ""; $1 = $1; print }' \
+				mem.txt | sort -u | head -80
+			awk '{ if (!seen[$1 " " $NF]++) n[$1]++ }
+			     END { for (e in n) print e, n[e], "weights" }' \
+				mem.txt | sort
 		fi
 		n=$((n + 1))
 	done

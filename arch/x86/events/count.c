@@ -163,10 +163,12 @@ void x86_core_cpu_reset(struct x86_core_cpu *cpu)
 static u64 gp_control(struct x86_core_cpu *cpu, struct perf_event *event,
 		      bool en)
 {
-	u64 val = event->hw.config & ~X86_CORE_EVSEL_PEBS;
+	u64 val = event->hw.config & ~X86_CORE_EVSEL_SW;
 
 	if (!x86_core_is_pebs(event))
 		val |= ARCH_PERFMON_EVENTSEL_INT;
+	else if (cpu->core->desc.pebs_fmt >= 4)
+		val |= ICL_EVENTSEL_ADAPTIVE;
 
 	if (!cpu->hg_bits)
 		val &= ~AMD64_EVENTSEL_HOSTONLY;
@@ -265,7 +267,8 @@ void x86_core_apply_freeze_on_smi(struct x86_core_cpu *cpu)
 static u64 fixed_field(struct perf_event *event)
 {
 	u64 config = event->hw.config;
-	u64 field = INTEL_FIXED_0_ENABLE_PMI;
+	/* a PEBS counter does not interrupt: its records do */
+	u64 field = x86_core_is_pebs(event) ? 0 : INTEL_FIXED_0_ENABLE_PMI;
 
 	if (config & ARCH_PERFMON_EVENTSEL_OS)
 		field |= INTEL_FIXED_0_KERNEL;
@@ -413,8 +416,9 @@ static u64 set_period(struct x86_core_cpu *cpu, struct perf_event *event)
 		 * PEBS starts each period afresh from the whole of it; the
 		 * counter itself is armed with at least 2 (as stock arms it).
 		 */
-		x86_pebs_reset_value(event, -min(hwc->sample_period,
-						 cpu->core->max_period) & mask);
+		x86_pebs_reset_value(cpu, event,
+				     -min(hwc->sample_period,
+					  cpu->core->max_period) & mask);
 		val = max_t(u64, val, 2);
 	}
 	val = -val & mask;
@@ -449,9 +453,13 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 	cpu->running |= BIT_ULL(idx);
 	if (is_fixed(idx)) {
 		idx -= X86_CORE_IDX_FIXED;
-		cpu->fixed_ctrl &= ~intel_fixed_bits_by_idx(idx, 0xfULL);
-		cpu->fixed_ctrl |= intel_fixed_bits_by_idx(idx, fixed_field(event));
+		cpu->fixed_ctrl &= ~(intel_fixed_bits_by_idx(idx, 0xfULL) |
+				     ICL_FIXED_0_ADAPTIVE << (4 * idx));
+		cpu->fixed_ctrl |= intel_fixed_bits_by_idx(idx, fixed_field(event)) |
+				   x86_pebs_fixed_ctrl(event);
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
+		if (x86_core_is_pebs(event))
+			x86_pebs_start(cpu, event);
 	} else {
 		pair_control(cpu, event, true);
 		x86_extra_write(hw, event);
@@ -491,10 +499,15 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 		if (x86_core_has_lbr(event))
 			x86_lbr_stop(cpu, event);
 		if (is_fixed(idx)) {
-			cpu->fixed_ctrl &= ~intel_fixed_bits_by_idx(idx - X86_CORE_IDX_FIXED,
-								   0xfULL);
+			if (x86_core_is_pebs(event))
+				x86_pebs_stop(cpu, event);
+			cpu->fixed_ctrl &= ~(intel_fixed_bits_by_idx(idx - X86_CORE_IDX_FIXED,
+								     0xfULL) |
+					     x86_pebs_fixed_ctrl(event));
 			x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL,
 				     cpu->fixed_ctrl);
+			if (x86_core_is_pebs(event))
+				x86_pebs_flush(cpu);
 		} else {
 			if (x86_core_is_pebs(event))
 				x86_pebs_stop(cpu, event);
@@ -566,6 +579,8 @@ void x86_core_cpu_restore(struct x86_core_cpu *cpu)
 	}
 	if (desc->vendor == X86_CORE_INTEL && desc->version >= 2)
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
+	if (desc->pebs_fmt >= 4)
+		x86_hw_wrmsr(hw, MSR_PEBS_DATA_CFG, cpu->pebs.data_cfg);
 	if (desc->pebs_fmt)
 		x86_hw_wrmsr(hw, MSR_IA32_PEBS_ENABLE, cpu->pebs.enabled);
 	x86_lbr_resume(cpu);

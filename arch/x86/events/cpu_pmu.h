@@ -122,6 +122,9 @@
  * samples by PEBS, so the counters it may use are PEBS's (counters.c).
  */
 #define X86_CORE_EVSEL_PEBS	BIT_ULL(63)
+/* ... and precise distribution: fixed counter 0 alone (adaptive PEBS) */
+#define X86_CORE_EVSEL_PDIST	BIT_ULL(62)
+#define X86_CORE_EVSEL_SW	(X86_CORE_EVSEL_PEBS | X86_CORE_EVSEL_PDIST)
 
 /* what an Intel config with event select 0 is (topdown.c) */
 enum x86_topdown_kind {
@@ -251,10 +254,9 @@ struct x86_cache_event {
  *	use fixed counter 0 as well (Ice Lake)
  * @lbr_nr: its last branch records (intel_lbr.c: Skylake's kind), 0
  *	without
- * @pebs: its PEBS is what intel_pebs.c drives (record format 3, every
- *	event on every general-purpose counter, INST_RETIRED.PREC_DIST on
- *	counter 1 only, precise_ip up to 3), where CPUID and the
- *	capabilities say PEBS
+ * @pebs: the PEBS record format of the model that intel_pebs.c drives
+ *	(3: Skylake's, 4: Ice Lake's adaptive PEBS), where CPUID and the
+ *	capabilities say PEBS; 0 without
  */
 struct x86_intel_model {
 	const char *name;
@@ -271,7 +273,7 @@ struct x86_intel_model {
 	bool mem_loads_aux;
 	bool prec_dist_fixed;
 	u8 lbr_nr;
-	bool pebs;
+	u8 pebs;
 };
 
 /*
@@ -353,11 +355,13 @@ struct x86_lbr_cpu {
  * @enabled: what IA32_PEBS_ENABLE holds: the started PEBS counters (bit
  *	i), and load latency on them (bit 32 + i)
  * @single: of the started ones, those that need a PMI at every record
+ * @data_cfg: adaptive PEBS: what MSR_PEBS_DATA_CFG holds
  * @draining: the buffer is being drained (an NMI leaves it alone)
  */
 struct x86_pebs_cpu {
 	u64 enabled;
 	u64 single;
+	u64 data_cfg;
 	bool draining;
 };
 
@@ -525,8 +529,10 @@ void x86_pebs_probe(const struct x86_hw *hw, struct x86_core_desc *desc);
 int x86_pebs_event_init(const struct x86_core_pmu *core,
 			struct perf_event *event);
 u64 x86_pebs_counters(const struct x86_core_desc *desc, u64 evsel);
-u64 x86_pebs_data_source(u64 config, u64 dse);
-void x86_pebs_reset_value(struct perf_event *event, u64 val);
+u64 x86_pebs_fixed_ctrl(const struct perf_event *event);
+u64 x86_pebs_data_source(u8 fmt, u64 config, u64 dse);
+void x86_pebs_reset_value(struct x86_core_cpu *cpu, struct perf_event *event,
+			  u64 val);
 void x86_pebs_start(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_pebs_stop(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_pebs_flush(struct x86_core_cpu *cpu);
@@ -551,7 +557,13 @@ static inline u64 x86_pebs_counters(const struct x86_core_desc *desc,
 	return 0;
 }
 
-static inline void x86_pebs_reset_value(struct perf_event *event, u64 val) { }
+static inline u64 x86_pebs_fixed_ctrl(const struct perf_event *event)
+{
+	return 0;
+}
+
+static inline void x86_pebs_reset_value(struct x86_core_cpu *cpu,
+					struct perf_event *event, u64 val) { }
 
 static inline void x86_pebs_start(struct x86_core_cpu *cpu,
 				  struct perf_event *event) { }

@@ -66,7 +66,8 @@ enum x86_core_vendor {
  *	PERF_CAPABILITIES gives their format and they hold what is written;
  *	else 0.
  * @pebs_fmt: Intel: the PEBS record format the driver uses (intel_pebs.c:
- *	3), 0 without PEBS; found by the registered driver only.
+ *	3, or 4 for adaptive PEBS), 0 without PEBS; found by the registered
+ *	driver only.
  * @max_precise: the highest precise_ip its events may ask for.
  * @evtsel_base: the control MSR of counter 0.
  * @ctr_base: the counter MSR of counter 0 (IA32_A_PMC0 with full-width

@@ -42,11 +42,13 @@
  */
 #include <linux/bitops.h>
 #include <linux/perf_event.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/insn.h>
 #include <asm/msr-index.h>
 #include <asm/perf_event.h>
+#include <asm/ptrace.h>
 
 #include "cpu_pmu.h"
 
@@ -557,11 +559,17 @@ static int lbr_branch_type(u64 from, u64 to)
 	unsigned int len = sizeof(buf);
 	u8 op, op2, reg;
 
-	if (from < TASK_SIZE_MAX)
+	enum insn_mode mode = INSN_MODE_64;
+
+	if (from < TASK_SIZE_MAX) {
 		len -= copy_from_user_nmi(buf, (void __user *)from, len);
-	else if (copy_from_kernel_nofault(buf, (void *)from, len))
+		/* a 32-bit task's code is 32-bit code (its REX bytes are INC) */
+		if (current->mm && !user_64bit_mode(task_pt_regs(current)))
+			mode = INSN_MODE_32;
+	} else if (copy_from_kernel_nofault(buf, (void *)from, len)) {
 		len = 0;
-	if (!len || insn_decode(&insn, buf, len, INSN_MODE_64))
+	}
+	if (!len || insn_decode(&insn, buf, len, mode))
 		return PERF_BR_UNKNOWN;
 	op = insn.opcode.bytes[0];
 	op2 = insn.opcode.bytes[1];

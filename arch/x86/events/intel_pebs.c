@@ -42,9 +42,10 @@
 
 #include "cpu_pmu.h"
 
-/* PERF_CAPABILITIES: the PEBS record format */
+/* PERF_CAPABILITIES: the PEBS record format, adaptive PEBS */
 #define PERF_CAP_PEBS_FMT_SHIFT	8
 #define PERF_CAP_PEBS_FMT_MASK	0xfULL
+#define PERF_CAP_PEBS_BASELINE	BIT_ULL(14)
 
 /* CPUID 1 EDX: the debug store */
 #define CPUID_1_EDX_DS		BIT(21)
@@ -145,8 +146,11 @@ static const u64 pebs_ldlat_source[16] = {
 #define PEBS_SRC_STLB_MISS	BIT(4)
 #define PEBS_SRC_LOCK		BIT(5)
 
-/* the kind of memory event @config is (Skylake's MEM_*_RETIRED) */
-static enum pebs_memory pebs_memory_kind(u64 config)
+/*
+ * The kind of memory event @config is (MEM_*_RETIRED) on a PMU of PEBS
+ * format @fmt: Ice Lake's unit mask 0x22 of 0xd0 is no store.
+ */
+static enum pebs_memory pebs_memory_kind(u8 fmt, u64 config)
 {
 	u8 code = config & ARCH_PERFMON_EVENTSEL_EVENT;
 	u8 umask = (config & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
@@ -160,7 +164,9 @@ static enum pebs_memory pebs_memory_kind(u64 config)
 		return PEBS_MEM_NONE;
 	if ((umask & 0xf) == 1)
 		return PEBS_MEM_LOAD;
-	return (umask & 0xf) == 2 ? PEBS_MEM_STORE : PEBS_MEM_NONE;
+	if ((umask & 0xf) != 2 || (fmt >= 4 && umask == 0x22))
+		return PEBS_MEM_NONE;
+	return PEBS_MEM_STORE;
 }
 
 /* a record's data source, as perf_mem_data_src */
@@ -194,15 +200,16 @@ static u64 pebs_data_source(enum pebs_memory kind, u64 dse)
 
 /**
  * x86_pebs_data_source - what a record of an event says of its data source
+ * @fmt: the PMU's PEBS record format
  * @config: the event's hw.config
  * @dse: the record's data source field
  *
  * Return: the sample's perf_mem_data_src value; PERF_MEM_NA for an event
  * that is not a memory event.
  */
-u64 x86_pebs_data_source(u64 config, u64 dse)
+u64 x86_pebs_data_source(u8 fmt, u64 config, u64 dse)
 {
-	return pebs_data_source(pebs_memory_kind(config), dse);
+	return pebs_data_source(pebs_memory_kind(fmt, config), dse);
 }
 
 /*
@@ -226,12 +233,14 @@ u64 x86_pebs_data_source(u64 config, u64 dse)
  *
  * PEBS where the model's is the kind this file drives, CPUID says there
  * is a debug store, IA32_MISC_ENABLE does not say PEBS is unavailable,
- * and the capabilities give record format 3.
+ * and the capabilities give the model's record format (adaptive PEBS's
+ * with its baseline bit).
  */
 void x86_pebs_probe(const struct x86_hw *hw, struct x86_core_desc *desc)
 {
 	struct x86_hw_cpuid r;
 	u64 misc;
+	u8 fmt;
 
 	desc->pebs_fmt = 0;
 	desc->max_precise = 0;
@@ -244,10 +253,12 @@ void x86_pebs_probe(const struct x86_hw *hw, struct x86_core_desc *desc)
 	if (x86_hw_rdmsr(hw, MSR_IA32_MISC_ENABLE, &misc) ||
 	    (misc & MSR_IA32_MISC_ENABLE_PEBS_UNAVAIL))
 		return;
-	if ((desc->perf_capabilities >> PERF_CAP_PEBS_FMT_SHIFT &
-	     PERF_CAP_PEBS_FMT_MASK) != 3)
+	fmt = desc->perf_capabilities >> PERF_CAP_PEBS_FMT_SHIFT &
+	      PERF_CAP_PEBS_FMT_MASK;
+	if (fmt != desc->intel_model->pebs ||
+	    (fmt >= 4 && !(desc->perf_capabilities & PERF_CAP_PEBS_BASELINE)))
 		return;
-	desc->pebs_fmt = 3;
+	desc->pebs_fmt = fmt;
 	desc->max_precise = 3;
 }
 
@@ -255,6 +266,15 @@ static void pebs_event_destroy(struct perf_event *event)
 {
 	x86_ds_release();
 	x86_lbr_event_destroy(event);
+}
+
+/* the biggest record of the PMU's format, for the buffer's layout */
+static unsigned int pebs_record_max(const struct x86_core_desc *desc)
+{
+	if (desc->pebs_fmt < 4)
+		return sizeof(struct pebs_record);
+	return sizeof(struct pebs_basic) + sizeof(struct pebs_meminfo) +
+	       sizeof(struct pebs_gprs) + sizeof(struct pebs_xmm);
 }
 
 /**
@@ -274,17 +294,21 @@ int x86_pebs_event_init(const struct x86_core_pmu *core,
 
 	if (!is_sampling_event(event))
 		return -EINVAL;
-	if (code == PEBS_CYCLES &&
+	if (core->desc.pebs_fmt < 4 && code == PEBS_CYCLES &&
 	    !(hwc->config & (ARCH_PERFMON_EVENTSEL_INV |
 			     ARCH_PERFMON_EVENTSEL_CMASK))) {
 		hwc->config &= ~INTEL_ARCH_EVENT_MASK;
 		hwc->config |= event->attr.precise_ip == 3 ?
 			       PEBS_CYCLES_ALIAS_PDIST : PEBS_CYCLES_ALIAS;
 	}
+	/* adaptive PEBS: instructions at level 3 on fixed counter 0 alone */
+	if (core->desc.pebs_fmt >= 4 && event->attr.precise_ip == 3 &&
+	    code == 0x00c0)
+		hwc->config |= X86_CORE_EVSEL_PDIST;
 	if (!event->attr.freq && !event->attr.wakeup_events &&
 	    !(event->attr.sample_type & ~PEBS_LARGE_SAMPLE))
 		hwc->flags |= X86_CORE_FLAG_PEBS_LARGE;
-	ret = x86_ds_reserve(sizeof(struct pebs_record));
+	ret = x86_ds_reserve(pebs_record_max(&core->desc));
 	if (ret)
 		return ret;
 	/* the LBR's, if any, and the buffers go together */
@@ -299,16 +323,37 @@ int x86_pebs_event_init(const struct x86_core_pmu *core,
  * @desc: the PMU
  * @evsel: the event's hw.config
  *
- * Every general-purpose counter, whatever the event (its usual counter
- * rules do not hold), but for INST_RETIRED.PREC_DIST: counter 1.
+ * Format 3 (Skylake): every general-purpose counter, whatever the event
+ * (its usual counter rules do not hold), but for INST_RETIRED.PREC_DIST:
+ * counter 1.  Adaptive PEBS (Ice Lake): the event's usual counters, fixed
+ * ones included, but PREC_DIST and instructions at level 3: fixed counter
+ * 0 (stock's answers to the constraint probe).
  */
 u64 x86_pebs_counters(const struct x86_core_desc *desc, u64 evsel)
 {
 	u64 mask = desc->num_gp ? GENMASK_ULL(desc->num_gp - 1, 0) : 0;
+	bool pdist = (evsel & INTEL_ARCH_EVENT_MASK) == PEBS_PREC_DIST;
 
-	if ((evsel & INTEL_ARCH_EVENT_MASK) == PEBS_PREC_DIST)
-		return mask & PEBS_PDIR_COUNTER;
-	return mask;
+	if (desc->pebs_fmt < 4)
+		return pdist ? mask & PEBS_PDIR_COUNTER : mask;
+	if (pdist || (evsel & X86_CORE_EVSEL_PDIST))
+		return desc->fixed_mask & BIT(0) ? BIT_ULL(X86_CORE_IDX_FIXED) : 0;
+	return x86_core_constraint(desc, evsel & ~X86_CORE_EVSEL_SW);
+}
+
+/**
+ * x86_pebs_fixed_ctrl - the bits of IA32_FIXED_CTR_CTRL a PEBS event on a
+ * fixed counter adds: adaptive PEBS's record bit
+ * @event: an event on a fixed counter
+ */
+u64 x86_pebs_fixed_ctrl(const struct perf_event *event)
+{
+	struct x86_core_driver *drv = x86_core_driver_of(event->pmu);
+	int idx = event->hw.idx - X86_CORE_IDX_FIXED;
+
+	if (!x86_core_is_pebs(event) || !drv || drv->core.desc.pebs_fmt < 4)
+		return 0;
+	return ICL_FIXED_0_ADAPTIVE << (4 * idx);
 }
 
 static struct debug_store *this_ds(void)
@@ -316,38 +361,98 @@ static struct debug_store *this_ds(void)
 	return this_cpu_ptr(&cpu_debug_store);
 }
 
+/* the save area's reset value of counter @idx: fixed ones after eight */
+static u64 *reset_slot(const struct x86_core_desc *desc, int idx)
+{
+	if (idx >= X86_CORE_IDX_FIXED && desc->pebs_fmt >= 4)
+		idx = MAX_PEBS_EVENTS_FMT4 + idx - X86_CORE_IDX_FIXED;
+	return &this_ds()->pebs_event_reset[idx];
+}
+
 /**
  * x86_pebs_reset_value - the value a PEBS event's counter starts each
  * period from
- * @event: placed on a general-purpose counter of this CPU
+ * @cpu: this CPU's counters
+ * @event: placed on a counter of this CPU
  * @val: the full period's negative, as the counter holds it
  */
-void x86_pebs_reset_value(struct perf_event *event, u64 val)
+void x86_pebs_reset_value(struct x86_core_cpu *cpu, struct perf_event *event,
+			  u64 val)
 {
-	this_ds()->pebs_event_reset[event->hw.idx] = val;
+	*reset_slot(&cpu->core->desc, event->hw.idx) = val;
 }
 
 /* where the buffer's PMI comes: at the first record, or near the end */
 static void set_threshold(struct x86_core_cpu *cpu)
 {
 	struct debug_store *ds = this_ds();
-	u64 record = sizeof(struct pebs_record);
+	u64 record = pebs_record_max(&cpu->core->desc);
 
+	/* the first record passes it, however few groups it has */
 	if (cpu->pebs.single || !cpu->pebs.enabled)
-		ds->pebs_interrupt_threshold = ds->pebs_buffer_base + record;
+		ds->pebs_interrupt_threshold = ds->pebs_buffer_base +
+			(cpu->core->desc.pebs_fmt >= 4 ?
+			 sizeof(struct pebs_basic) : record);
 	else
 		ds->pebs_interrupt_threshold = ds->pebs_absolute_maximum -
-			cpu->core->desc.num_gp * record;
+			(cpu->core->desc.num_gp + hweight32(cpu->core->desc.fixed_mask)) *
+			record;
 }
 
-static u64 event_bits(const struct perf_event *event)
+static u64 event_bits(const struct x86_core_cpu *cpu,
+		      const struct perf_event *event)
 {
 	u64 bits = BIT_ULL(event->hw.idx);
 
-	/* load latency, with the threshold extra_regs.c wrote */
-	if ((event->hw.config & INTEL_ARCH_EVENT_MASK) == PEBS_LD_LAT_EVENT)
+	/* load latency by counter, with the threshold extra_regs.c wrote */
+	if (cpu->core->desc.pebs_fmt < 4 &&
+	    (event->hw.config & INTEL_ARCH_EVENT_MASK) == PEBS_LD_LAT_EVENT)
 		bits |= BIT_ULL(32 + event->hw.idx);
 	return bits;
+}
+
+/* the sample types a record's memory information group gives */
+#define PEBS_MEMINFO_SAMPLE	(PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | \
+				 PERF_SAMPLE_WEIGHT_TYPE |		\
+				 PERF_SAMPLE_TRANSACTION |		\
+				 PERF_SAMPLE_PHYS_ADDR |		\
+				 PERF_SAMPLE_DATA_PAGE_SIZE)
+
+/*
+ * The groups of an adaptive record that @event's samples need (the
+ * values stock writes): the registers for the sampled registers and for
+ * level 1's IP (the instruction after, which only they hold), the memory
+ * information for what comes of it.
+ */
+static u64 event_data_cfg(const struct perf_event *event)
+{
+	u64 type = event->attr.sample_type, cfg = 0;
+
+	if (event->attr.precise_ip < 2 ||
+	    (type & (PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_REGS_USER)))
+		cfg |= PEBS_DATACFG_GP;
+	if (type & PEBS_MEMINFO_SAMPLE)
+		cfg |= PEBS_DATACFG_MEMINFO;
+	return cfg;
+}
+
+/* adaptive PEBS: the groups every started PEBS event of the CPU needs */
+static void set_data_cfg(struct x86_core_cpu *cpu)
+{
+	unsigned long bits = cpu->pebs.enabled;
+	unsigned int idx;
+	u64 cfg = 0;
+
+	if (cpu->core->desc.pebs_fmt < 4)
+		return;
+	for_each_set_bit(idx, &bits, X86_CORE_NR_IDX)
+		if (cpu->events[idx])
+			cfg |= event_data_cfg(cpu->events[idx]);
+	/* written when it changes (as stock writes it) */
+	if (cfg == cpu->pebs.data_cfg)
+		return;
+	cpu->pebs.data_cfg = cfg;
+	x86_hw_wrmsr(cpu->core->hw, MSR_PEBS_DATA_CFG, cfg);
 }
 
 /**
@@ -357,9 +462,10 @@ static u64 event_bits(const struct perf_event *event)
  */
 void x86_pebs_start(struct x86_core_cpu *cpu, struct perf_event *event)
 {
-	cpu->pebs.enabled |= event_bits(event);
+	cpu->pebs.enabled |= event_bits(cpu, event);
 	if (!(event->hw.flags & X86_CORE_FLAG_PEBS_LARGE))
 		cpu->pebs.single |= BIT_ULL(event->hw.idx);
+	set_data_cfg(cpu);
 	set_threshold(cpu);
 	x86_hw_wrmsr(cpu->core->hw, MSR_IA32_PEBS_ENABLE, cpu->pebs.enabled);
 }
@@ -373,40 +479,118 @@ void x86_pebs_start(struct x86_core_cpu *cpu, struct perf_event *event)
  */
 void x86_pebs_stop(struct x86_core_cpu *cpu, struct perf_event *event)
 {
-	cpu->pebs.enabled &= ~event_bits(event);
+	cpu->pebs.enabled &= ~event_bits(cpu, event);
 	cpu->pebs.single &= ~BIT_ULL(event->hw.idx);
 	x86_hw_wrmsr(cpu->core->hw, MSR_IA32_PEBS_ENABLE, cpu->pebs.enabled);
 }
 
+/*
+ * A record, whatever its format, as a sample takes it: the counters it
+ * is for (GLOBAL_STATUS's numbering), the instruction's own IP and the
+ * next one's (0 where the record does not say), its registers (flags,
+ * ip, then ax, bx, cx, dx, si, di, bp, sp, r8-r15; NULL without), the
+ * memory information (0 without), the time stamp, and its size.
+ */
+struct pebs_view {
+	u64 counters;
+	u64 eventing_ip;
+	u64 next_ip;
+	const u64 *gprs;
+	u64 gpr_buf[18];
+	u64 dla, dse, lat;
+	u64 tsc;
+	unsigned int size;
+};
+
+/* format 3's record */
+static void view_fmt3(struct pebs_view *v, const struct pebs_record *rec)
+{
+	memset(v, 0, sizeof(*v));
+	v->counters = rec->status;
+	v->eventing_ip = rec->real_ip;
+	v->next_ip = rec->ip;
+	v->gprs = &rec->flags;
+	v->dla = rec->dla;
+	v->dse = rec->dse;
+	v->lat = rec->lat;
+	v->tsc = rec->tsc;
+	v->size = sizeof(*rec);
+}
+
+/* an adaptive record: its groups in PEBS_DATA_CFG's order */
+static void view_adaptive(struct pebs_view *v, const void *at, u64 room)
+{
+	const struct pebs_basic *basic = at;
+	const void *next = basic + 1;
+
+	memset(v, 0, sizeof(*v));
+	v->size = basic->format_size;
+	if (v->size < sizeof(*basic) || v->size > room) {
+		v->size = 0;
+		return;
+	}
+	v->counters = basic->applicable_counters;
+	v->eventing_ip = basic->ip;
+	v->tsc = basic->tsc;
+	if (basic->format_group & PEBS_DATACFG_MEMINFO) {
+		const struct pebs_meminfo *mem = next;
+
+		v->dla = mem->address;
+		v->dse = mem->aux;
+		v->lat = mem->mem_latency;
+		next = mem + 1;
+	}
+	if (basic->format_group & PEBS_DATACFG_GP) {
+		const struct pebs_gprs *g = next;
+
+		/* into format 3's order */
+		v->gpr_buf[0] = g->flags;
+		v->gpr_buf[1] = g->ip;
+		v->gpr_buf[2] = g->ax;
+		v->gpr_buf[3] = g->bx;
+		v->gpr_buf[4] = g->cx;
+		v->gpr_buf[5] = g->dx;
+		v->gpr_buf[6] = g->si;
+		v->gpr_buf[7] = g->di;
+		v->gpr_buf[8] = g->bp;
+		v->gpr_buf[9] = g->sp;
+		memcpy(&v->gpr_buf[10], &g->r8, 8 * sizeof(u64));
+		v->gprs = v->gpr_buf;
+		v->next_ip = g->ip;
+	}
+}
+
 /* the registers at the record's instruction, as a sample reports them */
-static void record_regs(struct pt_regs *regs, const struct pebs_record *rec,
+static void record_regs(struct pt_regs *regs, const struct pebs_view *v,
 			const struct perf_event *event)
 {
 	memset(regs, 0, sizeof(*regs));
-	regs->ax = rec->ax;
-	regs->bx = rec->bx;
-	regs->cx = rec->cx;
-	regs->dx = rec->dx;
-	regs->si = rec->si;
-	regs->di = rec->di;
-	regs->bp = rec->bp;
-	regs->sp = rec->sp;
-	regs->r8 = rec->r8;
-	regs->r9 = rec->r9;
-	regs->r10 = rec->r10;
-	regs->r11 = rec->r11;
-	regs->r12 = rec->r12;
-	regs->r13 = rec->r13;
-	regs->r14 = rec->r14;
-	regs->r15 = rec->r15;
-	regs->flags = rec->flags & ~PERF_EFLAGS_EXACT;
+	if (v->gprs) {
+		regs->flags = v->gprs[0] & ~PERF_EFLAGS_EXACT;
+		regs->ax = v->gprs[2];
+		regs->bx = v->gprs[3];
+		regs->cx = v->gprs[4];
+		regs->dx = v->gprs[5];
+		regs->si = v->gprs[6];
+		regs->di = v->gprs[7];
+		regs->bp = v->gprs[8];
+		regs->sp = v->gprs[9];
+		regs->r8 = v->gprs[10];
+		regs->r9 = v->gprs[11];
+		regs->r10 = v->gprs[12];
+		regs->r11 = v->gprs[13];
+		regs->r12 = v->gprs[14];
+		regs->r13 = v->gprs[15];
+		regs->r14 = v->gprs[16];
+		regs->r15 = v->gprs[17];
+	}
 	/*
-	 * The record's IP is the instruction after the one that overflowed
-	 * the counter; precise_ip 2 and 3 ask for that one itself.
+	 * The instruction after the one that overflowed the counter; precise
+	 * levels 2 and 3 ask for that one itself.
 	 */
-	regs->ip = rec->ip;
-	if (event->attr.precise_ip >= 2 && rec->real_ip) {
-		regs->ip = rec->real_ip;
+	regs->ip = v->next_ip ?: v->eventing_ip;
+	if (event->attr.precise_ip >= 2 && v->eventing_ip) {
+		regs->ip = v->eventing_ip;
 		regs->flags |= PERF_EFLAGS_EXACT;
 	}
 	if (regs->ip >= TASK_SIZE_MAX) {
@@ -419,23 +603,29 @@ static void record_regs(struct pt_regs *regs, const struct pebs_record *rec,
 	}
 }
 
-/* the data source and the load latency (the weight) of a memory event */
-static void record_memory(struct perf_sample_data *data,
+/*
+ * The data source and the latency (the weight) of a memory event: load
+ * latency's in format 3, any memory event's in adaptive records (stores
+ * too, as stock reports them there).
+ */
+static void record_memory(struct x86_core_cpu *cpu,
+			  struct perf_sample_data *data,
 			  const struct perf_event *event,
-			  const struct pebs_record *rec)
+			  const struct pebs_view *v)
 {
-	enum pebs_memory kind = pebs_memory_kind(event->hw.config);
+	enum pebs_memory kind = pebs_memory_kind(cpu->core->desc.pebs_fmt,
+						 event->hw.config);
 	u64 type = event->attr.sample_type;
 
 	if (type & PERF_SAMPLE_DATA_SRC) {
-		data->data_src.val = pebs_data_source(kind, rec->dse);
+		data->data_src.val = pebs_data_source(kind, v->dse);
 		data->sample_flags |= PERF_SAMPLE_DATA_SRC;
 	}
 	if (type & PERF_SAMPLE_WEIGHT_TYPE) {
 		data->weight.full = 0;
 		/* WEIGHT_STRUCT: the latency in its first field, as WEIGHT */
-		if (kind == PEBS_MEM_LDLAT)
-			data->weight.var1_dw = rec->lat;
+		if (kind == PEBS_MEM_LDLAT || cpu->core->desc.pebs_fmt >= 4)
+			data->weight.var1_dw = v->lat;
 		data->sample_flags |= type & PERF_SAMPLE_WEIGHT_TYPE;
 	}
 }
@@ -447,9 +637,9 @@ static void record_memory(struct perf_sample_data *data,
  * are only output, so that a buffer of records counts as one interrupt.
  */
 static int record_sample(struct x86_core_cpu *cpu, struct perf_event *event,
-			 const struct pebs_record *rec, bool last)
+			 const struct pebs_view *v, bool last)
 {
-	u64 reload = this_ds()->pebs_event_reset[event->hw.idx];
+	u64 reload = *reset_slot(&cpu->core->desc, event->hw.idx);
 	struct perf_sample_data data;
 	struct pt_regs regs;
 	u64 period;
@@ -457,15 +647,15 @@ static int record_sample(struct x86_core_cpu *cpu, struct perf_event *event,
 	period = x86_core_pebs_fold(cpu, event, reload);
 	if (!period)
 		return 0;
-	record_regs(&regs, rec, event);
+	record_regs(&regs, v, event);
 	perf_sample_data_init(&data, 0, period);
 	if (event->attr.sample_type & PERF_SAMPLE_ADDR) {
-		data.addr = rec->dla;
+		data.addr = v->dla;
 		data.sample_flags |= PERF_SAMPLE_ADDR;
 	}
 	if (event->attr.sample_type &
 	    (PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_TYPE))
-		record_memory(&data, event, rec);
+		record_memory(cpu, &data, event, v);
 	/*
 	 * The record's time stamp, where the event's clock is sched_clock()
 	 * from the TSC: a buffer's samples keep their own times.
@@ -473,7 +663,7 @@ static int record_sample(struct x86_core_cpu *cpu, struct perf_event *event,
 	if ((event->attr.sample_type & PERF_SAMPLE_TIME) &&
 	    !event->attr.use_clockid && using_native_sched_clock() &&
 	    sched_clock_stable()) {
-		data.time = native_sched_clock_from_tsc(rec->tsc);
+		data.time = native_sched_clock_from_tsc(v->tsc);
 		data.sample_flags |= PERF_SAMPLE_TIME;
 	}
 	if (x86_core_has_lbr(event) && has_branch_stack(event))
@@ -497,6 +687,25 @@ static struct perf_event *record_event(struct x86_core_cpu *cpu,
 	return event;
 }
 
+/* the record at @at (below @top), decoded; v->size 0 where none fits */
+static void view_at(const struct x86_core_cpu *cpu, struct pebs_view *v,
+		    u64 at, u64 top)
+{
+	const void *rec = (const void *)(unsigned long)at;
+
+	if (cpu->core->desc.pebs_fmt >= 4) {
+		if (top - at < sizeof(struct pebs_basic))
+			v->size = 0;
+		else
+			view_adaptive(v, rec, top - at);
+		return;
+	}
+	if (top - at < sizeof(struct pebs_record))
+		v->size = 0;
+	else
+		view_fmt3(v, rec);
+}
+
 /**
  * x86_pebs_drain - a sample of each record in this CPU's buffer
  * @cpu: this CPU's counters, the PMU off
@@ -510,12 +719,14 @@ static struct perf_event *record_event(struct x86_core_cpu *cpu,
  */
 int x86_pebs_drain(struct x86_core_cpu *cpu)
 {
-	u64 gp = GENMASK_ULL(cpu->core->desc.num_gp - 1, 0);
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	u64 mine = GENMASK_ULL(desc->num_gp - 1, 0) |
+		   (u64)desc->fixed_mask << X86_CORE_IDX_FIXED;
 	struct debug_store *ds = this_ds();
 	unsigned long bits, stop = 0, took = 0;
-	u64 last[X86_CORE_MAX_GP] = {};
-	const struct pebs_record *rec;
+	u64 last[X86_CORE_NR_IDX] = {};
 	struct perf_event *event;
+	struct pebs_view v;
 	unsigned int idx;
 	u64 at, top;
 	int n = 0;
@@ -526,24 +737,26 @@ int x86_pebs_drain(struct x86_core_cpu *cpu)
 	barrier();
 	top = READ_ONCE(ds->pebs_index);
 	/* each counter's last record */
-	for (at = ds->pebs_buffer_base; at + sizeof(*rec) <= top;
-	     at += sizeof(*rec)) {
-		rec = (const struct pebs_record *)(unsigned long)at;
-		bits = rec->status & gp;
-		for_each_set_bit(idx, &bits, X86_CORE_MAX_GP)
+	for (at = ds->pebs_buffer_base; at < top; at += v.size) {
+		view_at(cpu, &v, at, top);
+		if (!v.size)
+			break;
+		bits = v.counters & mine;
+		for_each_set_bit(idx, &bits, X86_CORE_NR_IDX)
 			last[idx] = at;
 	}
-	for (at = ds->pebs_buffer_base; at + sizeof(*rec) <= top;
-	     at += sizeof(*rec)) {
-		rec = (const struct pebs_record *)(unsigned long)at;
-		bits = rec->status & gp & ~stop;
-		for_each_set_bit(idx, &bits, X86_CORE_MAX_GP) {
+	for (at = ds->pebs_buffer_base; at < top; at += v.size) {
+		view_at(cpu, &v, at, top);
+		if (!v.size)
+			break;
+		bits = v.counters & mine & ~stop;
+		for_each_set_bit(idx, &bits, X86_CORE_NR_IDX) {
 			event = record_event(cpu, idx);
 			if (!event)
 				continue;
 			took |= BIT(idx);
 			n++;
-			if (record_sample(cpu, event, rec, at == last[idx]))
+			if (record_sample(cpu, event, &v, at == last[idx]))
 				stop |= BIT(idx);
 		}
 	}
@@ -552,9 +765,9 @@ int x86_pebs_drain(struct x86_core_cpu *cpu)
 	cpu->pebs.draining = false;
 	/* in frequency mode, each record's sample may change the period */
 	bits = took & cpu->pebs.single & ~stop;
-	for_each_set_bit(idx, &bits, X86_CORE_MAX_GP)
+	for_each_set_bit(idx, &bits, X86_CORE_NR_IDX)
 		x86_core_pebs_rearm(cpu, cpu->events[idx]);
-	for_each_set_bit(idx, &stop, X86_CORE_MAX_GP)
+	for_each_set_bit(idx, &stop, X86_CORE_NR_IDX)
 		if (cpu->running & BIT_ULL(idx))
 			x86_core_stop(cpu, cpu->events[idx], false);
 	return n;

@@ -172,7 +172,7 @@ static const struct x86_intel_model skylake = {
 	.extra = skylake_extra, .nr_extra = ARRAY_SIZE(skylake_extra),
 	.topdown_events = true,
 	.lbr_nr = 32,
-	.pebs = true,
+	.pebs = 3,
 };
 
 static const struct x86_intel_model icelake = {
@@ -184,6 +184,7 @@ static const struct x86_intel_model icelake = {
 	.metrics = 4,
 	.prec_dist_fixed = true,
 	.lbr_nr = 32,
+	.pebs = 4,
 };
 
 static const struct x86_intel_model sapphire_rapids = {

@@ -465,7 +465,7 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 {
 	const struct x86_core_desc *desc = &core->desc;
 	u64 counters = (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
-	char lbr[24] = "", pebs[16] = "";
+	char lbr[24] = "", pebs[24] = "";
 	const char *kind;
 	unsigned int i;
 
@@ -485,7 +485,8 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 	if (desc->lbr_nr)
 		snprintf(lbr, sizeof(lbr), "%u-deep LBR, ", desc->lbr_nr);
 	if (desc->pebs_fmt)
-		snprintf(pebs, sizeof(pebs), "PEBS fmt%u+, ", desc->pebs_fmt);
+		snprintf(pebs, sizeof(pebs), "PEBS fmt%u+%s, ", desc->pebs_fmt,
+			 desc->pebs_fmt >= 4 ? "-baseline" : "");
 	if (desc->intel_model)
 		pr_info("Performance Events: %s%s events, %s%s%sIntel PMU driver.\n",
 			pebs, desc->intel_model->name,

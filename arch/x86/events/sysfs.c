@@ -158,11 +158,31 @@ static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
 #define MEM_LOADS_AUX	0x101
 #define MEM_PEBS	0x102
 
-#define MODEL_EVENT(_name, _str, _id)					\
+#define MODEL_EVENT_SHOW(_name, _str, _id, _show)			\
 	(&((struct perf_pmu_events_attr[]) {				\
 		{ .attr = { .attr = { .name = _name, .mode = 0444 },	\
-			    .show = perf_event_sysfs_show },		\
+			    .show = _show },				\
 		  .id = _id, .event_str = _str, } })[0].attr.attr)
+
+#define MODEL_EVENT(_name, _str, _id)					\
+	MODEL_EVENT_SHOW(_name, _str, _id, perf_event_sysfs_show)
+
+/*
+ * The string alone, with no newline after it: what stock's files of
+ * Skylake's total slots and recovery bubbles (and their scales) hold,
+ * unlike its other events' (user space reading them whole sees it).
+ */
+static ssize_t bare_event_show(struct device *dev,
+			       struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *ev =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+
+	return sysfs_emit(page, "%s", ev->event_str);
+}
+
+#define MODEL_EVENT_BARE(_name, _str, _id)				\
+	MODEL_EVENT_SHOW(_name, _str, _id, bare_event_show)
 
 static struct attribute *events_attrs[] = {
 	GENERIC("cpu-cycles", CPU_CYCLES),
@@ -185,14 +205,15 @@ static struct attribute *events_attrs[] = {
 	MODEL_EVENT("topdown-fetch-lat", "event=0x00,umask=0x86", 7),
 	MODEL_EVENT("topdown-mem-bound", "event=0x00,umask=0x87", 8),
 	/* Skylake's topdown, from general events: 4 slots a cycle */
-	MODEL_EVENT("topdown-total-slots", "event=0x3c,umask=0x0", SKL_TOPDOWN),
-	MODEL_EVENT("topdown-total-slots.scale", "4", SKL_TOPDOWN),
+	MODEL_EVENT_BARE("topdown-total-slots", "event=0x3c,umask=0x0",
+			 SKL_TOPDOWN),
+	MODEL_EVENT_BARE("topdown-total-slots.scale", "4", SKL_TOPDOWN),
 	MODEL_EVENT("topdown-slots-issued", "event=0xe,umask=0x1", SKL_TOPDOWN),
 	MODEL_EVENT("topdown-slots-retired", "event=0xc2,umask=0x2", SKL_TOPDOWN),
 	MODEL_EVENT("topdown-fetch-bubbles", "event=0x9c,umask=0x1", SKL_TOPDOWN),
-	MODEL_EVENT("topdown-recovery-bubbles",
-		    "event=0xd,umask=0x1,cmask=1", SKL_TOPDOWN),
-	MODEL_EVENT("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
+	MODEL_EVENT_BARE("topdown-recovery-bubbles",
+			 "event=0xd,umask=0x1,cmask=1", SKL_TOPDOWN),
+	MODEL_EVENT_BARE("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
 	MODEL_EVENT("mem-loads-aux", "event=0x03,umask=0x82", MEM_LOADS_AUX),
 	/* the memory events of PEBS (intel_pebs.c): perf mem, perf c2c */
 	MODEL_EVENT("mem-loads", "event=0xcd,umask=0x1,ldlat=3", MEM_PEBS),

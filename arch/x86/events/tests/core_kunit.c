@@ -1631,15 +1631,20 @@ static void perf_x86_core_pebs_data_source(struct kunit *test)
 		{ 0x01cd, 33, 0x1026a100142 },		/* locked */
 		{ 0x01cd, 63, 0x11e52140042 },
 		{ 0x02cd, 1, 0x1e05080021 },		/* not load latency */
+		{ 0x22d0, 1, 0x1e05080144 },		/* Skylake's store */
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		KUNIT_EXPECT_EQ_MSG(test,
-				    x86_pebs_data_source(cases[i].config,
+				    x86_pebs_data_source(3, cases[i].config,
 							 cases[i].dse),
 				    cases[i].data_src, "config %#llx source %llu",
 				    cases[i].config, cases[i].dse);
+	/* Ice Lake's adaptive PEBS: 0x22d0 is none */
+	KUNIT_EXPECT_EQ(test, x86_pebs_data_source(4, 0x22d0, 1), PERF_MEM_NA);
+	KUNIT_EXPECT_EQ(test, x86_pebs_data_source(4, 0x82d0, 1),
+			0x1e05080144);
 }
 #endif
 
