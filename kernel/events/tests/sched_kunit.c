@@ -197,7 +197,7 @@ static u64 rotations(struct perf_event_context *ctx)
  * its emulated PMUs).  Of A (one event), B (two), C and D (one each) on
  * two counters, the rotations put on A; B; C and D; D and A: C runs in
  * one of four, D in two (where the small ones filled the gaps, C would
- * join A in the first and run as long as D).
+ * join A in the first and run longer than D).
  */
 static void flexible_order_test(struct kunit *test)
 {
@@ -229,7 +229,12 @@ static void flexible_order_test(struct kunit *test)
 	c = times_of(ev[3]);
 	d = times_of(ev[4]);
 	KUNIT_EXPECT_GT(test, c.running, 0);
-	KUNIT_EXPECT_LT(test, c.running * 4, d.running * 3);
+	/*
+	 * C one in four, D two; or, where the timer rotated between the
+	 * enables (B in front of A: B; A and C; C and D; D), both two in
+	 * four.  Filling the gaps instead, C would run three in four.
+	 */
+	KUNIT_EXPECT_LT(test, c.running * 8, d.running * 9);
 	release_all(ev, 5);
 	KUNIT_EXPECT_EQ(test, this_cpu_read(fake_used), 0);
 }
