@@ -237,7 +237,7 @@ static void flexible_order_test(struct kunit *test)
 	 * two in four, whatever the order.
 	 */
 	KUNIT_EXPECT_TRUE(test, c.running * 4 < d.running * 3 ||
-				a.running * 4 < d.running * 3);
+			  a.running * 4 < d.running * 3);
 	release_all(ev, 5);
 	KUNIT_EXPECT_EQ(test, this_cpu_read(fake_used), 0);
 }
