@@ -65,6 +65,8 @@ x86_64)
 	intel)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b ;;
 	intel3)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x3b,tcg-pmu-version=3 ;;
 	amd)	x86_cpu=max,vendor=AuthenticAMD,family=0x17,model=0x31,xlevel=0x80000022 ;;
+	# Zen 4 (family 19h): LbrExtV2, the LBR stack (bench/qemu 0009)
+	zen4)	x86_cpu=max,vendor=AuthenticAMD,family=0x19,model=0x11,xlevel=0x80000022 ;;
 	# Intel models, with the PMU of each (tcg-pmu-model, bench/qemu)
 	skx)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x55,stepping=4,tcg-pmu-model=skx ;;
 	icx)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x6a,stepping=6,tcg-pmu-model=icx ;;

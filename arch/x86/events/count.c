@@ -448,7 +448,8 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 	if (x86_core_is_metric(event))
 		return;
 	set_period(cpu, event);
-	if (x86_core_has_lbr(event))
+	/* Intel's records go on before the counter, AMD's after (as stock) */
+	if (x86_core_has_lbr(event) && cpu->core->desc.vendor != X86_CORE_AMD)
 		x86_lbr_start(cpu, event);
 	cpu->running |= BIT_ULL(idx);
 	if (is_fixed(idx)) {
@@ -456,7 +457,7 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 		cpu->fixed_ctrl &= ~(intel_fixed_bits_by_idx(idx, 0xfULL) |
 				     ICL_FIXED_0_ADAPTIVE << (4 * idx));
 		cpu->fixed_ctrl |= intel_fixed_bits_by_idx(idx, fixed_field(event)) |
-				   x86_pebs_fixed_ctrl(event);
+				   x86_pebs_fixed_ctrl(cpu, event);
 		x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL, cpu->fixed_ctrl);
 		if (x86_core_is_pebs(event))
 			x86_pebs_start(cpu, event);
@@ -467,6 +468,9 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 			     gp_control(cpu, event, global || cpu->enabled));
 		if (x86_core_is_pebs(event))
 			x86_pebs_start(cpu, event);
+		if (x86_core_has_lbr(event) &&
+		    cpu->core->desc.vendor == X86_CORE_AMD)
+			x86_lbr_start(cpu, event);
 	}
 	if (global && cpu->enabled && !global_all(cpu))
 		write_global(cpu, x86_core_global_on(cpu));
@@ -503,7 +507,7 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 				x86_pebs_stop(cpu, event);
 			cpu->fixed_ctrl &= ~(intel_fixed_bits_by_idx(idx - X86_CORE_IDX_FIXED,
 								     0xfULL) |
-					     x86_pebs_fixed_ctrl(event));
+					     x86_pebs_fixed_ctrl(cpu, event));
 			x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL,
 				     cpu->fixed_ctrl);
 			if (x86_core_is_pebs(event))

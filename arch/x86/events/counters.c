@@ -247,9 +247,13 @@ static int group_member(const struct x86_core_pmu *core,
 
 	if (member->pmu != core->pmu)
 		return member->pmu->task_ctx_nr == perf_sw_context ? 0 : -EINVAL;
-	/* the branch stack events of a group share one LBR_SELECT */
+	/*
+	 * the branch stack events of a group share one LBR_SELECT; on AMD
+	 * they may differ (intel_lbr.c lets through what any asks for)
+	 */
 	if (x86_core_has_lbr(member)) {
-		if (t->lbr && t->lbr_select != member->hw.branch_reg.config)
+		if (t->lbr && t->lbr_select != member->hw.branch_reg.config &&
+		    core->desc.vendor != X86_CORE_AMD)
 			return -EINVAL;
 		t->lbr = true;
 		t->lbr_select = member->hw.branch_reg.config;

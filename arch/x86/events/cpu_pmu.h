@@ -59,7 +59,10 @@
  *   Intel's topdown: slots on fixed counter 3, the metrics of PERF_METRICS
  * ``intel_lbr.c``
  *   Intel's last branch records: branch stacks of samples, filters,
- *   call-stack mode
+ *   call-stack mode; the same paths for AMD's LBR stack
+ * ``amd_lbr.c``
+ *   AMD's LBR stack (LbrExtV2): its records, clearing, enabling, and what
+ *   a request may not ask of it
  * ``intel_pebs.c``, ``intel_ds.c``
  *   Intel's precise event-based sampling: precise events, their counters,
  *   PEBS_ENABLE, samples from the records; the debug store area and the
@@ -324,9 +327,6 @@ struct x86_extra_reg {
 	unsigned int users;
 };
 
-/* the most last branch records a model has */
-#define X86_LBR_MAX	32
-
 /*
  * struct x86_lbr_cpu - a CPU's last branch records (intel_lbr.c)
  * @users: placed events with a branch stack
@@ -503,6 +503,14 @@ static inline bool x86_core_is_metric(const struct perf_event *event)
 	return event->hw.flags & X86_CORE_FLAG_METRIC;
 }
 
+/* amd_lbr.c */
+u64 x86_amd_lbr_unsupported(void);
+void x86_amd_lbr_reset(struct x86_core_cpu *cpu);
+void x86_amd_lbr_enable(struct x86_core_cpu *cpu, bool on);
+unsigned int x86_amd_lbr_read(struct x86_core_cpu *cpu,
+			      struct perf_branch_entry *entries,
+			      unsigned int max);
+
 /* intel_lbr.c */
 u64 x86_lbr_select(u64 branch_sample_type, u32 *sw_types);
 int x86_lbr_event_init(const struct x86_core_desc *desc,
@@ -529,7 +537,8 @@ void x86_pebs_probe(const struct x86_hw *hw, struct x86_core_desc *desc);
 int x86_pebs_event_init(const struct x86_core_pmu *core,
 			struct perf_event *event);
 u64 x86_pebs_counters(const struct x86_core_desc *desc, u64 evsel);
-u64 x86_pebs_fixed_ctrl(const struct perf_event *event);
+u64 x86_pebs_fixed_ctrl(const struct x86_core_cpu *cpu,
+			const struct perf_event *event);
 u64 x86_pebs_data_source(u8 fmt, u64 config, u64 dse);
 void x86_pebs_reset_value(struct x86_core_cpu *cpu, struct perf_event *event,
 			  u64 val);
@@ -557,7 +566,8 @@ static inline u64 x86_pebs_counters(const struct x86_core_desc *desc,
 	return 0;
 }
 
-static inline u64 x86_pebs_fixed_ctrl(const struct perf_event *event)
+static inline u64 x86_pebs_fixed_ctrl(const struct x86_core_cpu *cpu,
+				      const struct perf_event *event)
 {
 	return 0;
 }
@@ -588,10 +598,11 @@ static inline bool x86_core_is_pebs(const struct perf_event *event)
 	return event->hw.flags & X86_CORE_FLAG_PEBS;
 }
 
-/* the events of a CPU's with a branch stack (Intel's only) */
+/* the events of a CPU's with a branch stack (Intel's or AMD's) */
 static inline bool x86_core_has_lbr(const struct perf_event *event)
 {
-	return event->hw.branch_reg.reg == MSR_LBR_SELECT;
+	return event->hw.branch_reg.reg == MSR_LBR_SELECT ||
+	       event->hw.branch_reg.reg == MSR_AMD64_LBR_SELECT;
 }
 
 /* models.c */

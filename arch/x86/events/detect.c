@@ -169,6 +169,11 @@ static int amd_detect(const struct x86_hw *hw, struct x86_core_desc *desc,
 		desc->num_gp = desc->core_ext ?
 			min_t(u8, v2.split.num_core_pmc, INTEL_PMC_MAX_GENERIC) :
 			min_t(u8, v2.split.num_core_pmc, AMD64_NUM_COUNTERS);
+	/* the LBR stack (amd_lbr.c), and whether a PMI freezes it */
+	if (r.eax & X86_HW_AMD_EAX_LBR_V2) {
+		desc->lbr_nr = min_t(u8, v2.split.lbr_v2_stack_sz, X86_LBR_MAX);
+		desc->lbr_freeze = r.eax & X86_HW_AMD_EAX_LBR_PMC_FREEZE;
+	}
 	return 0;
 }
 

@@ -62,9 +62,10 @@ enum x86_core_vendor {
  * @extra_regs: Intel: the model has extra registers (offcore response,
  *	load latency, front end), and they hold a value (a hypervisor may not
  *	offer them).
- * @lbr_nr: Intel: the model's last branch records (intel_lbr.c), where
- *	PERF_CAPABILITIES gives their format and they hold what is written;
- *	else 0.
+ * @lbr_nr: the last branch records (intel_lbr.c): Intel: the model's,
+ *	where PERF_CAPABILITIES gives their format and they hold what is
+ *	written; AMD: the LbrExtV2 stack's entries (amd_lbr.c); else 0.
+ * @lbr_freeze: AMD: a PMI can freeze the LBR stack (LbrAndPmcFreeze).
  * @pebs_fmt: Intel: the PEBS record format the driver uses (intel_pebs.c:
  *	3, or 4 for adaptive PEBS), 0 without PEBS; found by the registered
  *	driver only.
@@ -75,6 +76,9 @@ enum x86_core_vendor {
  * @msr_stride: the distance between the MSRs of two counters.
  * @why_none: for X86_CORE_NONE, a few words on why, for the boot log.
  */
+/* the most last branch records a PMU has */
+#define X86_LBR_MAX	32
+
 struct x86_core_desc {
 	enum x86_core_vendor vendor;
 	u8 family;
@@ -99,6 +103,7 @@ struct x86_core_desc {
 	bool extra_regs;
 	u8 metrics;
 	u8 lbr_nr;
+	bool lbr_freeze;
 	u8 pebs_fmt;
 	u8 max_precise;
 	u32 evtsel_base;

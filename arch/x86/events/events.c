@@ -654,11 +654,12 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	/*
 	 * What the hardware lacks is refused before the event is decoded:
 	 * a skid level beyond what PEBS gives (none without PEBS), and on
-	 * AMD a branch stack (no BRS or LbrExtV2), whatever the config.
+	 * AMD a branch stack without LbrExtV2, whatever the config.
 	 */
 	if (attr->precise_ip > core->desc.max_precise)
 		return -EOPNOTSUPP;
-	if (core->desc.vendor == X86_CORE_AMD && has_branch_stack(event))
+	if (core->desc.vendor == X86_CORE_AMD && !core->desc.lbr_nr &&
+	    has_branch_stack(event))
 		return -EOPNOTSUPP;
 	ret = event_evsel(core, event, &evsel, &extra) ?:
 	      x86_extra_event_init(&core->desc, event, evsel, extra);

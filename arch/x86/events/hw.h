@@ -31,6 +31,8 @@
 #define X86_HW_CPUID1_ECX_HYPERVISOR	BIT(31)
 #define X86_HW_AMD_ECX_PERFCTR_CORE	BIT(23)		/* 0x80000001 ECX */
 #define X86_HW_AMD_EAX_PERFMON_V2	BIT(0)		/* 0x80000022 EAX */
+#define X86_HW_AMD_EAX_LBR_V2		BIT(1)		/* LbrExtV2 */
+#define X86_HW_AMD_EAX_LBR_PMC_FREEZE	BIT(2)		/* LbrAndPmcFreeze */
 
 /* the four registers of one CPUID answer */
 struct x86_hw_cpuid {

@@ -9,7 +9,10 @@
  * the index of the last one written, MSR_LBR_SELECT a filter of the
  * branches not to record, and IA32_DEBUGCTL.LBR to record at all.  They
  * give sampling events a branch stack (PERF_SAMPLE_BRANCH_STACK): the
- * records as the PMI found them, newest first.
+ * records as the PMI found them, newest first.  AMD's LBR stack
+ * (LbrExtV2, amd_lbr.c) takes the same filters in its own registers and
+ * goes through the same paths: what differs is how its records are read,
+ * cleared and turned on, and what a request may ask of it.
  *
  * An event's branch_sample_type becomes an LBR_SELECT value at
  * event_init: a kind of branch is dropped unless the event asks for it,
@@ -24,8 +27,11 @@
  * flags say so.  PERF_SAMPLE_BRANCH_CALL_STACK uses the
  * hardware's call-stack mode, where a return takes its call off the ring.
  *
- * One CPU's events share its LBR_SELECT: an event whose filter differs
- * from the placed ones' does not go on (the core multiplexes it).  The
+ * One CPU's events share its LBR_SELECT: on Intel an event whose filter
+ * differs from the placed ones' does not go on (the core multiplexes it);
+ * on AMD it does (stock's groups take mixed filters), the register then
+ * letting through what any of them asks for, and each event's samples
+ * filtered in software as its own LBR_SELECT would have.  The
  * ring holds what the CPU ran, whoever ran it: it is cleared when a task
  * event goes on that was not the last one on, or after CPU-wide events
  * recorded while it was off, so that no task sees another's branches; a
@@ -186,6 +192,12 @@ int x86_lbr_event_init(const struct x86_core_desc *desc,
 	u64 type = event->attr.branch_sample_type;
 	u32 sw_types;
 
+	if (desc->vendor == X86_CORE_AMD) {
+		if (!desc->lbr_nr || (type & x86_amd_lbr_unsupported()))
+			return -EOPNOTSUPP;
+		event->hw.branch_reg.reg = MSR_AMD64_LBR_SELECT;
+		goto filter;
+	}
 	if (type & PERF_SAMPLE_BRANCH_COUNTERS)
 		return -EINVAL;
 	if (!desc->lbr_nr)
@@ -194,6 +206,7 @@ int x86_lbr_event_init(const struct x86_core_desc *desc,
 	    (type & BR_NOT_WITH_CALL_STACK))
 		return -EINVAL;
 	event->hw.branch_reg.reg = MSR_LBR_SELECT;
+filter:
 	event->hw.branch_reg.config = x86_lbr_select(type, &sw_types);
 	event->hw.branch_reg.idx = sw_types;
 	if (lbr_call_stack(event) && event->attach_state & PERF_ATTACH_TASK) {
@@ -287,7 +300,14 @@ void x86_lbr_reset(struct x86_core_cpu *cpu)
 {
 	static const struct lbr_saved none;
 
-	lbr_write(cpu, &none);
+	if (cpu->core->desc.vendor != X86_CORE_AMD) {
+		lbr_write(cpu, &none);
+		return;
+	}
+	/* the reset clears the filter too: the recording events' back */
+	x86_amd_lbr_reset(cpu);
+	if (cpu->lbr.running)
+		x86_hw_wrmsr(cpu->core->hw, MSR_AMD64_LBR_SELECT, cpu->lbr.select);
 }
 
 /*
@@ -327,10 +347,17 @@ static void lbr_save(struct x86_core_cpu *cpu, struct lbr_saved *s)
 int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	struct x86_lbr_cpu *lbr = &cpu->lbr;
+	u64 sel = event->hw.branch_reg.config;
 
-	if (lbr->users && lbr->select != event->hw.branch_reg.config)
-		return -EAGAIN;
-	lbr->select = event->hw.branch_reg.config;
+	if (lbr->users && lbr->select != sel) {
+		if (cpu->core->desc.vendor != X86_CORE_AMD)
+			return -EAGAIN;
+		/* a kind or ring dropped only where every event drops it */
+		sel &= lbr->select;
+		if (lbr->running && sel != lbr->select)
+			x86_hw_wrmsr(cpu->core->hw, MSR_AMD64_LBR_SELECT, sel);
+	}
+	lbr->select = sel;
 	lbr->users++;
 	if (!(event->attach_state & PERF_ATTACH_TASK))
 		lbr->cpu_users++;
@@ -410,6 +437,10 @@ static void write_debugctl(struct x86_core_cpu *cpu, bool on)
 	const struct x86_hw *hw = cpu->core->hw;
 	u64 old, val;
 
+	if (cpu->core->desc.vendor == X86_CORE_AMD) {
+		x86_amd_lbr_enable(cpu, on);
+		return;
+	}
 	if (x86_hw_rdmsr(hw, MSR_IA32_DEBUGCTLMSR, &old))
 		return;
 	val = old & ~(DEBUGCTLMSR_LBR | DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
@@ -431,7 +462,7 @@ void x86_lbr_start(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	if (cpu->lbr.running++)
 		return;
-	x86_hw_wrmsr(cpu->core->hw, MSR_LBR_SELECT, cpu->lbr.select);
+	x86_hw_wrmsr(cpu->core->hw, event->hw.branch_reg.reg, cpu->lbr.select);
 	write_debugctl(cpu, true);
 }
 
@@ -455,7 +486,9 @@ void x86_lbr_resume(struct x86_core_cpu *cpu)
 {
 	if (!cpu->lbr.running)
 		return;
-	x86_hw_wrmsr(cpu->core->hw, MSR_LBR_SELECT, cpu->lbr.select);
+	x86_hw_wrmsr(cpu->core->hw,
+		     cpu->core->desc.vendor == X86_CORE_AMD ?
+		     MSR_AMD64_LBR_SELECT : MSR_LBR_SELECT, cpu->lbr.select);
 	write_debugctl(cpu, true);
 }
 
@@ -481,6 +514,11 @@ static unsigned int lbr_read(struct x86_core_cpu *cpu,
 	u64 from, to, info;
 	unsigned int i, n = 0;
 
+	/* AMD's stack has no top: its newest record is always entry 0 */
+	if (desc->vendor == X86_CORE_AMD) {
+		*tos = 0;
+		return x86_amd_lbr_read(cpu, entries, max);
+	}
 	if (x86_hw_rdmsr(hw, MSR_LBR_TOS, tos))
 		return 0;
 	for (i = 0; i < desc->lbr_nr && n < max; i++) {
@@ -616,21 +654,57 @@ static int lbr_branch_type(u64 from, u64 to)
 /*
  * Whether a record's source is in a ring the event asks for (the kernel's
  * addresses are the upper half), and its TSX flags what a TSX filter
- * wants.
+ * wants.  On AMD only a kernel source is checked: a system call from
+ * user space stays in a kernel-only stack, as stock's does.
  */
-static bool lbr_source_wanted(u64 type, const struct perf_branch_entry *e)
+static bool lbr_source_wanted(const struct x86_core_desc *desc, u64 type,
+			      const struct perf_branch_entry *e)
 {
 	u64 tx = type & (PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_IN_TX |
 			 PERF_SAMPLE_BRANCH_NO_TX);
 
 	if (e->from >= TASK_SIZE_MAX ? !(type & PERF_SAMPLE_BRANCH_KERNEL) :
-				       !(type & PERF_SAMPLE_BRANCH_USER))
+				       !(type & PERF_SAMPLE_BRANCH_USER) &&
+				       desc->vendor != X86_CORE_AMD)
 		return false;
 	if (!tx)
 		return true;
 	return ((tx & PERF_SAMPLE_BRANCH_ABORT_TX) && e->abort) ||
 	       ((tx & PERF_SAMPLE_BRANCH_IN_TX) && e->in_tx) ||
 	       ((tx & PERF_SAMPLE_BRANCH_NO_TX) && !e->in_tx);
+}
+
+/* the LBR_SELECT bit that drops a branch of a PERF_BR_* type */
+static u64 lbr_kind_of(int br)
+{
+	switch (br) {
+	case PERF_BR_COND:
+		return LBR_SEL_JCC;
+	case PERF_BR_CALL:
+		return LBR_SEL_REL_CALL;
+	case PERF_BR_IND_CALL:
+		return LBR_SEL_IND_CALL;
+	case PERF_BR_RET:
+		return LBR_SEL_RETURN;
+	case PERF_BR_IND:
+		return LBR_SEL_IND_JMP;
+	case PERF_BR_UNCOND:
+		return LBR_SEL_REL_JMP;
+	default:
+		return LBR_SEL_FAR;
+	}
+}
+
+/*
+ * Whether an event's own LBR_SELECT (@sel) would have recorded a record
+ * of type @br: where the CPU's records were taken with a looser filter
+ * shared with other events (AMD).
+ */
+static bool lbr_own_filter(u64 sel, const struct perf_branch_entry *e, int br)
+{
+	if (e->to >= TASK_SIZE_MAX ? sel & LBR_SEL_RING0 : sel & LBR_SEL_RING3)
+		return false;
+	return !(sel & lbr_kind_of(br));
 }
 
 /**
@@ -647,8 +721,10 @@ struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
 	struct perf_branch_stack *in = lbr_stack(cpu->lbr.snapshot);
 	struct perf_branch_stack *out = lbr_stack(cpu->lbr.out);
 	u64 type = event->attr.branch_sample_type;
+	u64 own = event->hw.branch_reg.config;
 	u32 keep = event->hw.branch_reg.idx;
 	bool want_type = type & PERF_SAMPLE_BRANCH_TYPE_SAVE;
+	bool shared = own != cpu->lbr.select;
 	struct perf_branch_entry *e;
 	unsigned int i, n = 0;
 	int br;
@@ -659,11 +735,13 @@ struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
 	for (i = 0; i < in->nr; i++) {
 		e = &out->entries[n];
 		*e = in->entries[i];
-		if (!lbr_source_wanted(type, e))
+		if (!lbr_source_wanted(&cpu->core->desc, type, e))
 			continue;
-		if (keep || want_type) {
+		if (keep || want_type || shared) {
 			br = lbr_branch_type(e->from, e->to);
 			if (keep && !(keep & BIT(br)))
+				continue;
+			if (shared && !lbr_own_filter(own, e, br))
 				continue;
 			if (want_type)
 				e->type = br;

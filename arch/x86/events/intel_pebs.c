@@ -344,14 +344,15 @@ u64 x86_pebs_counters(const struct x86_core_desc *desc, u64 evsel)
 /**
  * x86_pebs_fixed_ctrl - the bits of IA32_FIXED_CTR_CTRL a PEBS event on a
  * fixed counter adds: adaptive PEBS's record bit
+ * @cpu: this CPU's counters
  * @event: an event on a fixed counter
  */
-u64 x86_pebs_fixed_ctrl(const struct perf_event *event)
+u64 x86_pebs_fixed_ctrl(const struct x86_core_cpu *cpu,
+			const struct perf_event *event)
 {
-	struct x86_core_driver *drv = x86_core_driver_of(event->pmu);
 	int idx = event->hw.idx - X86_CORE_IDX_FIXED;
 
-	if (!x86_core_is_pebs(event) || !drv || drv->core.desc.pebs_fmt < 4)
+	if (cpu->core->desc.pebs_fmt < 4 || !x86_core_is_pebs(event))
 		return 0;
 	return ICL_FIXED_0_ADAPTIVE << (4 * idx);
 }

@@ -487,7 +487,10 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 	if (desc->pebs_fmt)
 		snprintf(pebs, sizeof(pebs), "PEBS fmt%u+%s, ", desc->pebs_fmt,
 			 desc->pebs_fmt >= 4 ? "-baseline" : "");
-	if (desc->intel_model)
+	if (desc->vendor == X86_CORE_AMD && desc->lbr_nr)
+		pr_info("Performance Events: Fam17h+ %score perfctr, AMD PMU driver.\n",
+			lbr);
+	else if (desc->intel_model)
 		pr_info("Performance Events: %s%s events, %s%s%sIntel PMU driver.\n",
 			pebs, desc->intel_model->name,
 			desc->anythread_deprecated ? "AnyThread deprecated, " : "",

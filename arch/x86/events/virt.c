@@ -128,9 +128,11 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 	/*
 	 * PEBS counters neither count nor write records in a guest: the
 	 * assist would write the host's buffer through the guest's page
-	 * tables.
+	 * tables.  Bits 32 and up are load latency before adaptive PEBS,
+	 * the fixed counters with it.
 	 */
-	no_guest |= cpu->counters.pebs.enabled & GENMASK_ULL(31, 0);
+	no_guest |= cpu->counters.pebs.enabled &
+		    (drv->core.desc.pebs_fmt >= 4 ? ~0ULL : GENMASK_ULL(31, 0));
 	cpu->guest_msr[0] = (struct perf_guest_switch_msr) {
 		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
 		.host	= host,

@@ -396,6 +396,7 @@ static void perf_x86_core_event_init(struct kunit *test)
 {
 	struct core_test *skl = core_test_new(test, &x86_pmu_fixture_intel_skl);
 	struct core_test *zen = core_test_new(test, &x86_pmu_fixture_amd_zen4);
+	struct core_test *zen2 = core_test_new(test, &x86_pmu_fixture_amd_zen2);
 	struct perf_event *ev;
 
 	ev = new_event(skl, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
@@ -410,11 +411,14 @@ static void perf_x86_core_event_init(struct kunit *test)
 	ev->attr.precise_ip = 3;
 	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), -EOPNOTSUPP);
 
-	/* a branch stack: on AMD before the config, on Intel after it */
-	ev = new_event(zen, HW, PERF_COUNT_HW_MAX + 1, 0);
+	/*
+	 * a branch stack: on AMD without LbrExtV2 before the config, on
+	 * Intel after it
+	 */
+	ev = new_event(zen2, HW, PERF_COUNT_HW_MAX + 1, 0);
 	ev->attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
 	ev->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
-	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen->core, ev), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&zen2->core, ev), -EOPNOTSUPP);
 	ev = new_event(skl, HW, PERF_COUNT_HW_MAX + 1, 0);
 	ev->attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
 	ev->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
@@ -1552,6 +1556,75 @@ static void perf_x86_core_lbr_hidden(struct kunit *test)
 }
 
 /*
+ * AMD's LBR stack (amd_lbr.c) on Zen 4, as stock's driver answers on the
+ * emulated part (make x86-models part lbr, X86_MODELS=zen4): what a
+ * request may not ask of it, the registers a started event turns on, and
+ * the records read back newest first, sign-extended, the empty ones and
+ * (for a user-only stack) the kernel's left out.
+ */
+static void perf_x86_core_amd_lbr(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_amd_zen4);
+	struct perf_branch_stack *st;
+	struct perf_event *ev;
+	u64 user = PERF_SAMPLE_BRANCH_USER;
+
+	KUNIT_EXPECT_EQ(test, t->core.desc.lbr_nr, 16);
+	KUNIT_EXPECT_EQ(test, lbr_event_init(t, PERF_SAMPLE_BRANCH_CALL_STACK |
+						user), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, lbr_event_init(t, PERF_SAMPLE_BRANCH_ANY | user |
+						PERF_SAMPLE_BRANCH_IN_TX),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, lbr_event_init(t, PERF_SAMPLE_BRANCH_ANY | user |
+						PERF_SAMPLE_BRANCH_NO_FLAGS),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, lbr_event_init(t, PERF_SAMPLE_BRANCH_ANY | user |
+						PERF_SAMPLE_BRANCH_COUNTERS), 0);
+
+	ev = raw_event(t, 0x00c0, 0);
+	ev->attr.sample_period = 100000;
+	ev->attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	ev->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | user;
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, ev), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &ev, 1), 0);
+	x86_core_start(&t->cpu, ev);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_amd_lbr_select(t->m), 0x1);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_amd_dbg_extn(t->m),
+			DBG_EXTN_CFG_LBRV2EN);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_debugctl(t->m),
+			DEBUGCTLMSR_FREEZE_LBRS_ON_PMI);
+
+	/* retired; a kernel source (hidden from a user-only stack); empty */
+	x86_pmu_model_set_amd_lbr(t->m, 0, 0x401000, BIT_ULL(63) | 0x402000);
+	x86_pmu_model_set_amd_lbr(t->m, 1, 0x7fffffff81000000ULL,
+				  BIT_ULL(63) | 0x401234);
+	x86_pmu_model_set_amd_lbr(t->m, 2, 0, 0);
+	/* mispredicted, into the kernel (ToIp's bit 61 reserved: 0) */
+	x86_pmu_model_set_amd_lbr(t->m, 3, BIT_ULL(63) | 0x401100,
+				  BIT_ULL(63) | 0x1fffffff81000040ULL);
+	/* speculative */
+	x86_pmu_model_set_amd_lbr(t->m, 4, 0x401200, BIT_ULL(62) | 0x401300);
+	t->cpu.lbr.snapped = false;
+	st = x86_lbr_sample(&t->cpu, ev);
+	KUNIT_ASSERT_EQ(test, st->nr, 3);
+	KUNIT_EXPECT_EQ(test, st->hw_idx, 0);
+	KUNIT_EXPECT_EQ(test, st->entries[0].from, 0x401000);
+	KUNIT_EXPECT_EQ(test, st->entries[0].to, 0x402000);
+	KUNIT_EXPECT_EQ(test, (int)st->entries[0].mispred, 0);
+	KUNIT_EXPECT_EQ(test, (int)st->entries[0].predicted, 1);
+	KUNIT_EXPECT_EQ(test, (int)st->entries[0].spec, PERF_BR_NON_SPEC_CORRECT_PATH);
+	KUNIT_EXPECT_EQ(test, st->entries[1].from, 0x401100);
+	KUNIT_EXPECT_EQ(test, st->entries[1].to, 0xffffffff81000040ULL);
+	KUNIT_EXPECT_EQ(test, (int)st->entries[1].mispred, 1);
+	KUNIT_EXPECT_EQ(test, (int)st->entries[2].spec, PERF_BR_SPEC_WRONG_PATH);
+
+	x86_core_stop(&t->cpu, ev, true);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_amd_dbg_extn(t->m), 0);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_debugctl(t->m), 0);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/*
  * Without PEBS (the model has none: only the registered driver looks for
  * it) no precise level is there: EOPNOTSUPP, before the config is decoded.
  */
@@ -1662,6 +1735,7 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE(perf_x86_core_model_frontend),
 	KUNIT_CASE(perf_x86_core_lbr_select),
 	KUNIT_CASE(perf_x86_core_lbr_hidden),
+	KUNIT_CASE(perf_x86_core_amd_lbr),
 	KUNIT_CASE(perf_x86_core_pebs_absent),
 #ifdef CONFIG_CPU_SUP_INTEL
 	KUNIT_CASE(perf_x86_core_pebs_counters),

@@ -18,7 +18,7 @@ static const char *const field_names[] = {
 	"fixed_width", "events_mask_len", "events_unavailable",
 	"anythread_deprecated", "perf_capabilities", "full_width_write",
 	"core_ext", "perfmon_v2", "hypervisor", "evtsel_base", "ctr_base",
-	"msr_stride", "family", "model", "merge_pairs",
+	"msr_stride", "family", "model", "merge_pairs", "lbr_nr", "lbr_freeze",
 };
 
 /* the numeric fields of @d, in the order of field_names */
@@ -45,6 +45,9 @@ static void desc_fields(const struct x86_core_desc *d, u64 *v)
 	v[18] = d->family;
 	v[19] = d->model;
 	v[20] = d->merge_pairs;
+	/* AMD's LBR stack is CPUID's; Intel's the model layer's (models.c) */
+	v[21] = d->vendor == X86_CORE_AMD ? d->lbr_nr : 0;
+	v[22] = d->lbr_freeze;
 }
 
 static void perf_x86_detect_fixture(struct kunit *test)

@@ -191,6 +191,7 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_amd_zen4 = {
 		.version = 2,
 		.num_gp = 6, .gp_width = 48,
 		.core_ext = true, .perfmon_v2 = true, .merge_pairs = true,
+		.lbr_nr = 16, .lbr_freeze = true,
 		.evtsel_base = MSR_F15H_PERF_CTL, .ctr_base = MSR_F15H_PERF_CTR,
 		.msr_stride = 2,
 	},

@@ -3,7 +3,8 @@
  * A model of an x86 core PMU for KUnit, written from the Intel SDM (vol.
  * 3B, "Performance Monitoring", architectural perfmon versions 1 to 5) and
  * the AMD APM (vol. 2, "Performance Monitoring Counters": the legacy four
- * counters, the core-counter extension and PerfMonV2).  It keeps the PMU
+ * counters, the core-counter extension and PerfMonV2; "Last Branch Stack",
+ * LbrExtV2, as registers that hold what is written).  It keeps the PMU
  * MSRs, raises #GP (-EIO) where the CPU would, answers CPUID from a
  * fixture, advances the counters a test says events happened on, wraps
  * them at their width, sets the overflow status and raises the PMI through
@@ -43,10 +44,15 @@ enum model_reg {
 	REG_DEBUGCTL,		/* Intel IA32_DEBUGCTL */
 	REG_EXTRA,		/* Intel OFFCORE_RSP_0/1, PEBS_LD_LAT, _FRONTEND */
 	REG_METRICS,		/* Intel MSR_PERF_METRICS (PERF_CAPABILITIES) */
+	REG_AMD_LBR,		/* AMD LBR stack FromIp/ToIp (idx: 2n, 2n + 1) */
+	REG_AMD_LBR_SELECT,	/* AMD LBR_SELECT */
+	REG_AMD_DBG_EXTN,	/* AMD DBG_EXTN_CFG */
 };
 
 /* IA32_DEBUGCTL: LBR, BTF and bits 15:6; 5:2 and 63:16 reserved (SDM) */
 #define DEBUGCTL_VALID		(GENMASK_ULL(15, 6) | GENMASK_ULL(1, 0))
+/* AMD's LBR_SELECT: the filter bits 8:0 (APM) */
+#define AMD_LBR_SELECT_VALID	GENMASK_ULL(8, 0)
 
 /* Intel overflow status bits that are not counters (SDM) */
 #define STATUS_V2_EXTRA		(GLOBAL_STATUS_BUFFER_OVF | GLOBAL_STATUS_COND_CHG)
@@ -69,6 +75,9 @@ struct x86_pmu_model {
 	u64 debugctl;
 	u64 extra[4];			/* OFFCORE_RSP_0/1, LD_LAT, FRONTEND */
 	u64 metrics;			/* MSR_PERF_METRICS */
+	u64 amd_lbr[2 * X86_LBR_MAX];	/* AMD's LBR stack, FromIp/ToIp pairs */
+	u64 amd_lbr_select;
+	u64 amd_dbg_extn;
 	u32 lvtpc;
 	x86_pmu_model_pmi_fn pmi;
 	void *pmi_arg;
@@ -199,6 +208,16 @@ static enum model_reg amd_decode(const struct x86_pmu_model *m, u32 msr,
 	}
 	if (!p->perfmon_v2)
 		return REG_NONE;
+	if (p->lbr_nr) {
+		if (msr_in(msr, MSR_AMD_SAMP_BR_FROM, 2 * p->lbr_nr, idx))
+			return REG_AMD_LBR;
+		if (msr == MSR_AMD64_LBR_SELECT)
+			return REG_AMD_LBR_SELECT;
+		if (msr == MSR_AMD_DBG_EXTN_CFG)
+			return REG_AMD_DBG_EXTN;
+		if (msr == MSR_IA32_DEBUGCTLMSR)
+			return REG_DEBUGCTL;
+	}
 	switch (msr) {
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
 		return REG_STATUS;
@@ -287,6 +306,15 @@ static int model_rdmsr(void *priv, u32 msr, u64 *val)
 		break;
 	case REG_EXTRA:
 		*val = m->extra[i];
+		break;
+	case REG_AMD_LBR:
+		*val = m->amd_lbr[i];
+		break;
+	case REG_AMD_LBR_SELECT:
+		*val = m->amd_lbr_select;
+		break;
+	case REG_AMD_DBG_EXTN:
+		*val = m->amd_dbg_extn;
 		break;
 	}
 	return 0;
@@ -414,6 +442,17 @@ static bool model_write(struct x86_pmu_model *m, u32 msr, u64 val)
 		return true;
 	case REG_EXTRA:
 		m->extra[i] = val;
+		return true;
+	case REG_AMD_LBR:
+		m->amd_lbr[i] = val;
+		return true;
+	case REG_AMD_LBR_SELECT:
+		if (val & ~AMD_LBR_SELECT_VALID)
+			return false;
+		m->amd_lbr_select = val;
+		return true;
+	case REG_AMD_DBG_EXTN:
+		m->amd_dbg_extn = val;
 		return true;
 	}
 	return false;
@@ -674,8 +713,27 @@ u32 x86_pmu_model_lvtpc(const struct x86_pmu_model *m)
 	return m->lvtpc;
 }
 
-/* IA32_DEBUGCTL (Intel) */
+/* IA32_DEBUGCTL (Intel, and AMD with LbrExtV2) */
 u64 x86_pmu_model_debugctl(const struct x86_pmu_model *m)
 {
 	return m->debugctl;
+}
+
+/* AMD's LBR stack entry @n, as the CPU would have recorded it */
+void x86_pmu_model_set_amd_lbr(struct x86_pmu_model *m, unsigned int n,
+			       u64 from, u64 to)
+{
+	m->amd_lbr[2 * n] = from;
+	m->amd_lbr[2 * n + 1] = to;
+}
+
+/* AMD's LBR_SELECT and DBG_EXTN_CFG */
+u64 x86_pmu_model_amd_lbr_select(const struct x86_pmu_model *m)
+{
+	return m->amd_lbr_select;
+}
+
+u64 x86_pmu_model_amd_dbg_extn(const struct x86_pmu_model *m)
+{
+	return m->amd_dbg_extn;
 }

@@ -50,7 +50,8 @@ struct x86_pmu_model_event {
  * @pmu: what the part has: the model's own layout, and what detection
  *	must find.  Of it the model uses @vendor, @version, @num_gp,
  *	@gp_width, @fixed_mask, @fixed_width, @anythread_deprecated,
- *	@full_width_write, @core_ext and @perfmon_v2, and nothing else.
+ *	@full_width_write, @core_ext, @perfmon_v2 and (AMD) @lbr_nr, and
+ *	nothing else.
  * @evtsel_extra: Intel: the PERFEVTSEL bits above 31 the part accepts.
  * @msrs_read_zero: without a PMU, every MSR reads 0 and takes writes
  *	without effect (as under QEMU TCG) rather than raising #GP.
@@ -84,6 +85,10 @@ unsigned int x86_pmu_model_pmis_masked(const struct x86_pmu_model *m);
 unsigned int x86_pmu_model_faults(const struct x86_pmu_model *m);
 u32 x86_pmu_model_lvtpc(const struct x86_pmu_model *m);
 u64 x86_pmu_model_debugctl(const struct x86_pmu_model *m);
+void x86_pmu_model_set_amd_lbr(struct x86_pmu_model *m, unsigned int n,
+			       u64 from, u64 to);
+u64 x86_pmu_model_amd_lbr_select(const struct x86_pmu_model *m);
+u64 x86_pmu_model_amd_dbg_extn(const struct x86_pmu_model *m);
 
 /* the fixtures (pmu_fixtures.c) */
 extern const struct x86_pmu_model_fixture x86_pmu_fixture_intel_core2;
