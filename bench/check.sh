@@ -23,11 +23,15 @@ SMP_TESTS="cpu_hotplug power_pmu msr_pmu"
 # the Ice Lake-SP personality under icount (its model tables, eight
 # general-purpose counters, topdown; RAPL, residency and the msr PMU's
 # events of the model): the suites with hardware cases, the real perf
-# tool's (perf_smoke's frequency mode keeps its rate there)
-ICX_TESTS="perf_pmu perf_smoke attacker attacker32 nmi_watchdog msr_pmu power_pmu sysfs_pmu freeze_on_smi lbr"
+# tool's (perf_smoke's frequency mode keeps its rate there); with its
+# last branch records (BENCH_LBR_ICX), adaptive PEBS's LBR group too
+ICX_TESTS="perf_pmu perf_smoke attacker attacker32 nmi_watchdog msr_pmu power_pmu sysfs_pmu freeze_on_smi lbr pebs"
 # the Skylake-SP personality, which has last branch records: the branch
 # stack suite, precise sampling (PEBS) and the hardware cases beside them
 SKX_TESTS="lbr pebs perf_pmu attacker sysfs_pmu"
+# AMD Zen 4, which has the LBR stack (LbrExtV2): the branch stack suite
+# and the attacker's cases on AMD's rules
+ZEN4_TESTS="lbr attacker"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest
@@ -114,9 +118,11 @@ for arch in $archs; do
 			TESTS="$(echo $AMD_TESTS | tr ' ' ,)"
 		# and on the Ice Lake-SP personality (ICX_TESTS)
 		boot 3 "$kernel-$arch-icx" "${logfile%.log}-icx.log" X86_PMU=icx \
-			ICOUNT=1 TESTS="$(echo $ICX_TESTS | tr ' ' ,)"
+			ICOUNT=1 BENCH_LBR_ICX=1 TESTS="$(echo $ICX_TESTS | tr ' ' ,)"
 		boot 2 "$kernel-$arch-skx" "${logfile%.log}-skx.log" X86_PMU=skx \
 			ICOUNT=1 TESTS="$(echo $SKX_TESTS | tr ' ' ,)"
+		boot 2 "$kernel-$arch-zen4" "${logfile%.log}-zen4.log" X86_PMU=zen4 \
+			ICOUNT=1 TESTS="$(echo $ZEN4_TESTS | tr ' ' ,)"
 		# two packages of two CPUs: the power PMU's designated CPU of
 		# the second goes offline and hands its events over
 		# (cpu_hotplug), the package-scope checks with two packages

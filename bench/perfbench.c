@@ -516,9 +516,12 @@ static void spin(unsigned long n)
 /*
  * @loops of the busy loop with @fd sampling (its ring mapped): the guest
  * ns they took, and in *@samples the samples its ring holds (none lost:
- * the ring is large enough).
+ * the ring is large enough).  With @disable the event is disabled before
+ * the time is taken: a buffering PMU (large PEBS) writes its samples
+ * then, and the cost of writing them counts.
  */
-static uint64_t spin_sampled(int fd, long loops, uint64_t *samples)
+static uint64_t spin_sampled_how(int fd, long loops, uint64_t *samples,
+				 int disable)
 {
 	struct perf_event_mmap_page *up;
 	size_t len = 65 * page_size;
@@ -530,6 +533,8 @@ static uint64_t spin_sampled(int fd, long loops, uint64_t *samples)
 		exit(1);
 	with = now();
 	spin(loops);
+	if (disable)
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	with = now() - with;
 	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
 	*samples = 0;
@@ -542,6 +547,11 @@ static uint64_t spin_sampled(int fd, long loops, uint64_t *samples)
 	munmap(up, len);
 	close(fd);
 	return with;
+}
+
+static uint64_t spin_sampled(int fd, long loops, uint64_t *samples)
+{
+	return spin_sampled_how(fd, loops, samples, 0);
 }
 
 /*
@@ -621,7 +631,11 @@ static int pebs_open(__u64 period)
 	return perf_open(&a, 0, -1, -1);
 }
 
-/* the extra cost of one such sample on a busy loop, as sample_hw's */
+/*
+ * the extra cost of one such sample on a busy loop, as sample_hw's, the
+ * records drained by the disable at the end (stock writes large PEBS's
+ * samples only at the buffer's threshold or when the event stops)
+ */
 static double sample_pebs(long loops)
 {
 	uint64_t base, with, samples;
@@ -629,7 +643,7 @@ static double sample_pebs(long loops)
 	base = now();
 	spin(loops);
 	base = now() - base;
-	with = spin_sampled(pebs_open(100000), loops, &samples);
+	with = spin_sampled_how(pebs_open(100000), loops, &samples, 1);
 	return samples ? (double)(with - base) / samples : 0;
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The oracle on the emulated Intel models (bench/qemu, tcg-pmu-model):
 # boots the stock and the series kernel on each personality of X86_MODELS
-# (skx icx spr spr-kvm) under -icount with the MSR trace on, one guest at
+# (skx icx spr spr-kvm; zen4, AMD's, where asked) under -icount with the MSR
+# trace on, one guest at
 # a time, and records what each driver shows: its boot-log PMU block, the
 # cpu PMU's sysfs tree (bench/qemu/x86-models-checks.sh), and perf stat
 # runs of the host's perf tool with the MSR writes each one caused.
@@ -36,6 +37,7 @@ parts=${X86_MODELS_PARTS:-sysfs stat groups energy}
 gcc -O2 -static -o "$out/root/tests/x86_models_rdpmc" "$TOP/bench/qemu/x86-models-rdpmc.c"
 gcc -O2 -g -static -fno-pie -no-pie -o "$out/root/tests/lbr_workload" "$TOP/bench/qemu/lbr-workload.c"
 gcc -O2 -g -static -fno-pie -no-pie -o "$out/root/tests/pebs_probe" "$TOP/bench/qemu/pebs-probe.c"
+gcc -O2 -g -static -fno-pie -no-pie -o "$out/root/tests/lbr_probe" "$TOP/bench/qemu/lbr-probe.c"
 # shellcheck disable=SC2086 # one part a word
 tests=$(models_initrd "$out" $parts)
 
@@ -105,7 +107,10 @@ for l in lines:
             continue
         msr = int(m.group(2), 16)
         val = int(m.group(3) or '0', 16)
-        if 0x186 <= msr < 0x18e and val & 0xff00ff00 == 0x7f004200:
+        # a marker: Intel's PERFEVTSELx, AMD's PERF_CTLx (or K7's)
+        ctl = (0x186 <= msr < 0x18e or 0xc0010000 <= msr < 0xc0010004 or
+               (0xc0010200 <= msr < 0xc001020c and not msr & 1))
+        if ctl and val & 0xff00ff00 == 0x7f004200:
             if val & 1 << 22:
                 run = val & 0xff
             continue
@@ -114,7 +119,9 @@ for l in lines:
             # which register, and whether zero, is what the driver chose
             shown = m.group(3) or ''
             if (0xc1 <= msr < 0xc9 or 0x4c1 <= msr < 0x4c9 or
-                    0x309 <= msr < 0x30d or msr == 0x329) and val:
+                    0x309 <= msr < 0x30d or msr == 0x329 or
+                    0xc0010004 <= msr < 0xc0010008 or
+                    (0xc0010200 <= msr < 0xc001020c and msr & 1)) and val:
                 shown = '*'
             key = '%s %#x %s%s' % (m.group(1), msr, shown, m.group(4) or '')
             if key not in seen.setdefault(run, []):

@@ -48,4 +48,5 @@ cp "/tests/${name}_checks" "$root/tmp/checks.sh"
 # and the branchy workload of x86_models_lbr
 [ -e /tests/lbr_workload ] && cp /tests/lbr_workload "$root/tmp/"
 [ -e /tests/pebs_probe ] && cp /tests/pebs_probe "$root/tmp/"
+[ -e /tests/lbr_probe ] && cp /tests/lbr_probe "$root/tmp/"
 HOME=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin chroot "$root" /bin/bash /tmp/checks.sh

@@ -15,6 +15,7 @@
  *	pebs-probe		every case
  *	pebs-probe stable	the cases the kernel's own timing leaves alone
  *	pebs-probe classes	the data sources of each memory event's samples
+ *	pebs-probe only NAME	the case NAME alone
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -32,10 +33,31 @@
 
 static volatile unsigned long sink;
 
+/*
+ * XMM register i holds 0x1111111111111111 * (i + 1) in its low half and
+ * the same less one in its high half while the loop runs (it uses none):
+ * what a sample's XMM registers show
+ */
+#define XMM_SET(i)							\
+	__asm__ __volatile__ ("movq %0, %%xmm" #i "\n\t"			\
+			      "movq %1, %%xmm15\n\t"			\
+			      "punpcklqdq %%xmm15, %%xmm" #i		\
+			      : : "r" (0x1111111111111111ULL * (i + 1)),	\
+				  "r" (0x1111111111111111ULL * (i + 1) - 1)	\
+			      : "xmm" #i, "xmm15")
+
+static void xmm_set(void)
+{
+	XMM_SET(0); XMM_SET(1); XMM_SET(2); XMM_SET(3); XMM_SET(4);
+	XMM_SET(5); XMM_SET(6); XMM_SET(7); XMM_SET(8); XMM_SET(9);
+	XMM_SET(10); XMM_SET(11); XMM_SET(12); XMM_SET(13); XMM_SET(14);
+}
+
 __attribute__((noinline)) static void work(unsigned long turns)
 {
 	unsigned long i, acc = 1;
 
+	xmm_set();
 	for (i = 0; i < turns; i++) {
 		acc = acc * 6364136223846793005UL + 1442695040888963407UL;
 		if (acc & 0x100)
@@ -103,6 +125,7 @@ struct probe {
 	int two;		/* a second, identical event beside it */
 	int wakeup;		/* wakeup_events */
 	__u64 config1;		/* load latency threshold */
+	__u64 regs;		/* sample_regs_intr/_user: 0 for REGS_MASK */
 };
 
 /*
@@ -184,6 +207,10 @@ static const struct probe probes[] = {
 	{ "insns:p,branch_stack", HW, INSNS, 1,
 	  BASE | PERF_SAMPLE_BRANCH_STACK, 20011, 0,
 	  PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER },
+	{ "insns:p,branch_stack,hw_index", HW, INSNS, 1,
+	  BASE | PERF_SAMPLE_BRANCH_STACK, 20011, 0,
+	  PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+	  PERF_SAMPLE_BRANCH_HW_INDEX },
 	{ "insns:p,k", HW, INSNS, 1, BASE, 20011, 1 },
 	{ "insns:p,two", HW, INSNS, 1, BASE, 20011, 0, 0, 1 },
 	{ "insns:p,period1", HW, INSNS, 1, BASE, 1 },
@@ -213,6 +240,17 @@ static const struct probe probes[] = {
 	  0, 3 },
 	{ "sw-cpu-clock:p", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 1,
 	  BASE, 20011 },
+#define XMM	0xffffffff00000000ULL	/* XMM0-15, low and high halves */
+	{ "insns:p,xmm_intr", HW, INSNS, 1, BASE | PERF_SAMPLE_REGS_INTR,
+	  20011, 0, 0, 0, 0, 0, XMM | 0xff0fffULL },
+	{ "insns:ppp,xmm_intr", HW, INSNS, 3, BASE | PERF_SAMPLE_REGS_INTR,
+	  20011, 0, 0, 0, 0, 0, XMM },
+	{ "insns,xmm_intr", HW, INSNS, 0, BASE | PERF_SAMPLE_REGS_INTR,
+	  20011, 0, 0, 0, 0, 0, XMM },
+	{ "insns:p,xmm_user", HW, INSNS, 1, BASE | PERF_SAMPLE_REGS_USER,
+	  20011, 0, 0, 0, 0, 0, XMM | 0xff0fffULL },
+	{ "mem-loads:P,xmm_intr", PERF_TYPE_RAW, 0x01cd, 3, MEM |
+	  PERF_SAMPLE_REGS_INTR, 2003, 0, 0, 0, 0, 3, XMM | 0xff0fffULL },
 };
 
 /* the general registers, as the ABI numbers them (perf_regs.h) */
@@ -224,6 +262,19 @@ static int count_bits(__u64 v)
 }
 
 /* a memory event, whose records' sources come round in turn */
+/* a sample's XMM registers (after the general ones @mask has), if any */
+static void print_xmm(__u64 mask, const __u64 *regs)
+{
+	const __u64 *x = regs + count_bits(mask & 0xffffffffULL);
+
+	if (!(mask >> 32))
+		return;
+	printf("  xmm");
+	for (int i = 0; i < count_bits(mask >> 32); i++)
+		printf(" %llx", (unsigned long long)x[i]);
+	printf("\n");
+}
+
 static int memory_event(const struct probe *p)
 {
 	__u8 code = p->config & 0xff;
@@ -267,8 +318,8 @@ static void run(const struct probe *p, unsigned int n)
 	a.exclude_kernel = !p->kernel;
 	a.exclude_hv = 1;
 	a.disabled = 1;
-	a.sample_regs_intr = REGS_MASK;
-	a.sample_regs_user = REGS_MASK;
+	a.sample_regs_intr = p->regs ? p->regs : REGS_MASK;
+	a.sample_regs_user = p->regs ? p->regs : REGS_MASK;
 	a.sample_stack_user = 64;
 	a.branch_sample_type = p->branch;
 	a.wakeup_events = p->wakeup;
@@ -373,7 +424,21 @@ static void run(const struct probe *p, unsigned int n)
 			if (shown < 3)
 				printf("  branches %llu\n",
 				       (unsigned long long)k);
-			f += 3 * k;	/* hw_idx is not asked for */
+			if (p->branch & PERF_SAMPLE_BRANCH_HW_INDEX) {
+				if (shown < 3)
+					printf("  hw_idx %llx\n",
+					       (unsigned long long)*f);
+				f++;
+			}
+			/* the newest two: source, target, flags */
+			for (__u64 b = 0; shown < 3 && p->branch &
+			     PERF_SAMPLE_BRANCH_HW_INDEX && b < k && b < 2; b++)
+				printf("  branch %llx -> %llx %llx\n",
+				       (unsigned long long)f[3 * b],
+				       (unsigned long long)f[3 * b + 1],
+				       (unsigned long long)f[3 * b + 2] &
+				       ~0xffff0ULL);
+			f += 3 * k;
 		}
 		if (a.sample_type & PERF_SAMPLE_REGS_USER) {
 			k = *f++;
@@ -381,6 +446,8 @@ static void run(const struct probe *p, unsigned int n)
 				printf("  regs_user abi %llu ip-match %d\n",
 				       (unsigned long long)k,
 				       k ? f[8] == ip : -1);
+			if (k && shown < 3)
+				print_xmm(a.sample_regs_user, f);
 			if (k)
 				f += count_bits(a.sample_regs_user);
 		}
@@ -421,8 +488,12 @@ static void run(const struct probe *p, unsigned int n)
 			if (shown < 3)
 				printf("  regs_intr abi %llu ip-match %d flags %llx\n",
 				       (unsigned long long)k,
-				       k ? f[8] == ip : -1,
-				       k ? (unsigned long long)f[9] & 0xcd5 : 0);
+				       k && (a.sample_regs_intr & 0xffffff) ?
+				       f[8] == ip : -1,
+				       k && (a.sample_regs_intr & 0xffffff) ?
+				       (unsigned long long)f[9] & 0xcd5 : 0);
+			if (k && shown < 3)
+				print_xmm(a.sample_regs_intr, f);
 			if (k)
 				f += count_bits(a.sample_regs_intr);
 		}
@@ -555,8 +626,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	stable = argc > 1 && !strcmp(argv[1], "stable");
+	/* "only NAME": that case alone */
 	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
-		if (!stable || !is_noisy(probes[i].name))
+		if (argc > 2 && !strcmp(argv[1], "only") ?
+		    !strcmp(argv[2], probes[i].name) :
+		    !stable || !is_noisy(probes[i].name))
 			run(&probes[i], FIRST_CASE + i);
 	printf("pebs-probe done\n");
 	return 0;

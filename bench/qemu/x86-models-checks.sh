@@ -12,7 +12,8 @@
 # stat (6-8), groups (9-11), metrics (12-127: every metric group) or
 # events (128-255: every named event, four a run) or energy (the power,
 # msr and cstate PMUs: sysfs trees and system-wide counts, no marker) or
-# lbr (95-111: perf record's branch stacks of bench/qemu/lbr-workload.c)
+# lbr (95-111: perf record's branch stacks of bench/qemu/lbr-workload.c;
+#   220 on: bench/qemu/lbr-probe.c)
 # or pebs (112-121: perf record at each precise level, perf mem and perf
 # c2c of the same workload; 160-212: bench/qemu/pebs-probe.c).
 export PERF_PAGER=cat
@@ -245,6 +246,9 @@ lbr)
 	else
 		echo "no create_llvm_prof"
 	fi
+	# perf_event_open(2) callers: each branch_sample_type's errno, and
+	# every field of the entries (bench/qemu/lbr-probe.c, runs 220 on)
+	/tmp/lbr_probe
 	;;
 sysfs)
 	run 1 -e cycles,instructions,ref-cycles,topdown-retiring

@@ -528,6 +528,9 @@ void x86_lbr_resume(struct x86_core_cpu *cpu);
 unsigned int x86_lbr_snapshot(struct x86_core_cpu *cpu,
 			      struct perf_branch_entry *entries,
 			      unsigned int max);
+struct perf_branch_stack *x86_lbr_sample_records(struct x86_core_cpu *cpu,
+						 struct perf_event *event,
+						 const u64 *rec, unsigned int nr);
 struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
 					 struct perf_event *event);
 

@@ -499,6 +499,20 @@ static struct perf_branch_stack *lbr_stack(u64 *buf)
 	return (struct perf_branch_stack *)buf;
 }
 
+/* a format 5 record (FROM_IP, TO_IP, LBR_INFO) as a branch entry */
+static void lbr_entry(struct perf_branch_entry *e, u64 from, u64 to, u64 info)
+{
+	/* bits 62:61 of the source are TSX flags or its sign */
+	e->from = sign_extend64(from, 60);
+	e->to = to;
+	perf_clear_branch_entry_bitfields(e);
+	e->mispred = !!(info & LBR_INFO_MISPRED);
+	e->predicted = !e->mispred;
+	e->in_tx = !!(info & LBR_INFO_IN_TX);
+	e->abort = !!(info & LBR_INFO_ABORT);
+	e->cycles = info & LBR_INFO_CYCLES;
+}
+
 /*
  * This CPU's records, newest first, into @entries (at most @max); the
  * index of the newest in *@tos.  Returns how many.
@@ -510,7 +524,6 @@ static unsigned int lbr_read(struct x86_core_cpu *cpu,
 	const struct x86_core_desc *desc = &cpu->core->desc;
 	const struct x86_hw *hw = cpu->core->hw;
 	bool call_stack = cpu->lbr.select & LBR_SEL_CALL_STACK;
-	struct perf_branch_entry *e;
 	u64 from, to, info;
 	unsigned int i, n = 0;
 
@@ -532,16 +545,7 @@ static unsigned int lbr_read(struct x86_core_cpu *cpu,
 				break;
 			continue;
 		}
-		e = &entries[n++];
-		/* bits 62:61 of the source are TSX flags or its sign */
-		e->from = sign_extend64(from, 60);
-		e->to = to;
-		perf_clear_branch_entry_bitfields(e);
-		e->mispred = !!(info & LBR_INFO_MISPRED);
-		e->predicted = !e->mispred;
-		e->in_tx = !!(info & LBR_INFO_IN_TX);
-		e->abort = !!(info & LBR_INFO_ABORT);
-		e->cycles = info & LBR_INFO_CYCLES;
+		lbr_entry(&entries[n++], from, to, info);
 	}
 	return n;
 }
@@ -582,6 +586,36 @@ unsigned int x86_lbr_snapshot(struct x86_core_cpu *cpu,
 	n = lbr_read(cpu, entries, max, &tos);
 	write_debugctl(cpu, true);
 	return n;
+}
+
+/**
+ * x86_lbr_sample_records - an event's branch stack from records it was
+ *	given: an adaptive PEBS record's LBR group
+ * @cpu: this CPU's counters
+ * @event: a PEBS event with a branch stack
+ * @rec: the records, FROM_IP, TO_IP and LBR_INFO each, newest first
+ * @nr: how many
+ *
+ * Return: the branch stack (this CPU's, until the next sample).
+ */
+struct perf_branch_stack *x86_lbr_sample_records(struct x86_core_cpu *cpu,
+						 struct perf_event *event,
+						 const u64 *rec, unsigned int nr)
+{
+	struct perf_branch_stack *st = lbr_stack(cpu->lbr.snapshot), *out;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nr && i < X86_LBR_MAX; i++, rec += 3)
+		if (rec[0] || rec[1])
+			lbr_entry(&st->entries[n++], rec[0], rec[1], rec[2]);
+	st->nr = n;
+	/* the record holds no top of stack */
+	st->hw_idx = -1ULL;
+	cpu->lbr.snapped = true;
+	out = x86_lbr_sample(cpu, event);
+	/* the CPU's own records are read afresh for any other sample */
+	cpu->lbr.snapped = false;
+	return out;
 }
 
 /*

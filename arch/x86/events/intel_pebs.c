@@ -290,6 +290,7 @@ int x86_pebs_event_init(const struct x86_core_pmu *core,
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 code = hwc->config & INTEL_ARCH_EVENT_MASK;
+	u64 large;
 	int ret;
 
 	if (!is_sampling_event(event))
@@ -305,8 +306,12 @@ int x86_pebs_event_init(const struct x86_core_pmu *core,
 	if (core->desc.pebs_fmt >= 4 && event->attr.precise_ip == 3 &&
 	    code == 0x00c0)
 		hwc->config |= X86_CORE_EVSEL_PDIST;
+	/* adaptive records carry the branch stack too (their LBR group) */
+	large = PEBS_LARGE_SAMPLE;
+	if (core->desc.pebs_fmt >= 4)
+		large |= PERF_SAMPLE_BRANCH_STACK;
 	if (!event->attr.freq && !event->attr.wakeup_events &&
-	    !(event->attr.sample_type & ~PEBS_LARGE_SAMPLE))
+	    !(event->attr.sample_type & ~large))
 		hwc->flags |= X86_CORE_FLAG_PEBS_LARGE;
 	ret = x86_ds_reserve(pebs_record_max(&core->desc));
 	if (ret)
@@ -423,9 +428,11 @@ static u64 event_bits(const struct x86_core_cpu *cpu,
  * The groups of an adaptive record that @event's samples need (the
  * values stock writes): the registers for the sampled registers and for
  * level 1's IP (the instruction after, which only they hold), the memory
- * information for what comes of it.
+ * information for what comes of it, the LBR records (all of them) for a
+ * branch stack.
  */
-static u64 event_data_cfg(const struct perf_event *event)
+static u64 event_data_cfg(const struct x86_core_desc *desc,
+			  const struct perf_event *event)
 {
 	u64 type = event->attr.sample_type, cfg = 0;
 
@@ -434,6 +441,10 @@ static u64 event_data_cfg(const struct perf_event *event)
 		cfg |= PEBS_DATACFG_GP;
 	if (type & PEBS_MEMINFO_SAMPLE)
 		cfg |= PEBS_DATACFG_MEMINFO;
+	/* the branch stack from the record: every one of the CPU's records */
+	if (x86_core_has_lbr(event) && (type & PERF_SAMPLE_BRANCH_STACK))
+		cfg |= PEBS_DATACFG_LBRS |
+		       (u64)(desc->lbr_nr - 1) << PEBS_DATACFG_LBR_SHIFT;
 	return cfg;
 }
 
@@ -448,7 +459,8 @@ static void set_data_cfg(struct x86_core_cpu *cpu)
 		return;
 	for_each_set_bit(idx, &bits, X86_CORE_NR_IDX)
 		if (cpu->events[idx])
-			cfg |= event_data_cfg(cpu->events[idx]);
+			cfg |= event_data_cfg(&cpu->core->desc,
+					      cpu->events[idx]);
 	/* written when it changes (as stock writes it) */
 	if (cfg == cpu->pebs.data_cfg)
 		return;
@@ -500,6 +512,8 @@ struct pebs_view {
 	u64 gpr_buf[18];
 	u64 dla, dse, lat;
 	u64 tsc;
+	const u64 *lbr;		/* adaptive: FROM, TO, INFO each, newest first */
+	unsigned int lbr_nr;
 	unsigned int size;
 };
 
@@ -558,6 +572,17 @@ static void view_adaptive(struct pebs_view *v, const void *at, u64 room)
 		memcpy(&v->gpr_buf[10], &g->r8, 8 * sizeof(u64));
 		v->gprs = v->gpr_buf;
 		v->next_ip = g->ip;
+		next = g + 1;
+	}
+	if (basic->format_group & PEBS_DATACFG_XMMS)
+		next += sizeof(struct pebs_xmm);
+	if (basic->format_group & PEBS_DATACFG_LBRS) {
+		v->lbr_nr = ((basic->format_group >> PEBS_DATACFG_LBR_SHIFT) &
+			     0x1f) + 1;
+		v->lbr = next;
+		/* a record cut short keeps what it holds */
+		if (next + v->lbr_nr * 3 * sizeof(u64) > at + v->size)
+			v->lbr_nr = 0;
 	}
 }
 
@@ -667,8 +692,11 @@ static int record_sample(struct x86_core_cpu *cpu, struct perf_event *event,
 		data.time = native_sched_clock_from_tsc(v->tsc);
 		data.sample_flags |= PERF_SAMPLE_TIME;
 	}
+	/* an adaptive record's own branch records, else the CPU's */
 	if (x86_core_has_lbr(event) && has_branch_stack(event))
 		perf_sample_save_brstack(&data, event,
+					 v->lbr ? x86_lbr_sample_records(cpu, event,
+									 v->lbr, v->lbr_nr) :
 					 x86_lbr_sample(cpu, event), NULL);
 	if (last)
 		return perf_event_overflow(event, &data, &regs);

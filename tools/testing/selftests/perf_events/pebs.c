@@ -245,6 +245,69 @@ TEST_F(pebs, precise_cycles)
 	}
 }
 
+/*
+ * A precise event's branch stack (where the PMU has both), from the
+ * records' own LBR group on adaptive PEBS: every sample has one, of at
+ * most caps/branches entries, none of them the kernel's or empty, and
+ * its hardware index is the top of the stack or -1.
+ */
+TEST_F(pebs, precise_branch_stacks)
+{
+	long depth = cpu_pmu_cap("branches");
+	struct perf_event_attr attr;
+	static uint64_t buf[8192];
+	struct perf_event_header *h;
+	struct perf_sample s;
+	struct perf_map m;
+	long samples = 0, empty = 0, bad = 0;
+	int fd;
+
+	if (!self->max)
+		SKIP(return, "no precise sampling");
+	if (depth <= 0)
+		SKIP(return, "no branch stack");
+	pebs_attr(&attr, 1);
+	attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER |
+				  PERF_SAMPLE_BRANCH_HW_INDEX;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ASSERT_EQ(perf_map_open(&m, fd, 128, PROT_READ | PROT_WRITE), 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pebs_work(TURNS);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	while ((h = perf_map_next_type(&m, buf, sizeof(buf),
+				       PERF_RECORD_SAMPLE))) {
+		const struct perf_branch_entry *e;
+		const uint64_t *p;
+		uint64_t nr, idx;
+
+		perf_sample_parse(h, attr.sample_type & ~PERF_SAMPLE_BRANCH_STACK,
+				  0, 0, &s);
+		p = s.end;
+		nr = *p++;
+		idx = *p++;
+		e = (const struct perf_branch_entry *)p;
+		samples++;
+		if (!nr)
+			empty++;
+		if (nr > (uint64_t)depth ||
+		    (idx != -1ULL && idx >= (uint64_t)depth))
+			bad++;
+		for (uint64_t i = 0; i < nr && i < 64; i++)
+			if (!e[i].from || !e[i].to ||
+			    e[i].from >= 0x800000000000ULL ||
+			    e[i].to >= 0x800000000000ULL)
+				bad++;
+	}
+	perf_map_close(&m);
+	close(fd);
+	EXPECT_GT(samples, (long)(TURNS / PERIOD));
+	EXPECT_EQ(empty, 0);
+	EXPECT_EQ(bad, 0);
+}
+
 #if defined(__x86_64__)
 /*
  * Another task loops in code at OTHER_CODE on this task's CPU, sampled by
