@@ -6,8 +6,10 @@
  * opens, every field of the branch entries its samples hold over a fixed
  * branchy user-space loop: the stack sizes, hw_idx where asked for, and
  * each distinct entry once (source and target, mispred, predicted,
- * in_tx, abort, cycles, type, spec, new_type, priv), kernel addresses as
- * K.  Before each case a marker event (event select = the case's number,
+ * in_tx, abort, whether it has a cycle count, type, spec, new_type,
+ * priv), kernel addresses as K.  What follows the kernel's timing is
+ * left out: the cycle counts, a top of stack's value (whether it is -1
+ * is kept), and the stack sizes of the cases that record the kernel.  Before each case a marker event (event select = the case's number,
  * unit mask 0x42, counter mask 0x7f) that bench/x86-models.sh finds in
  * QEMU's MSR trace.  Static and not position independent: the user
  * addresses are the same in every run.  The output is compared between
@@ -153,6 +155,9 @@ static void add_entry(const struct perf_branch_entry *e)
 	unsigned int i;
 
 	memcpy(&flags, (const char *)e + 16, sizeof(flags));
+	/* cycles (bits 19:4): whether there is a count */
+	if (flags & 0xffff0ULL)
+		flags = (flags & ~0xffff0ULL) | 0x10;
 	for (i = 0; i < nr_seen; i++)
 		if (seen[i].from == addr(e->from) && seen[i].to == addr(e->to) &&
 		    seen[i].flags == flags)
@@ -166,6 +171,9 @@ static void add_hw_idx(__u64 v)
 {
 	unsigned int i;
 
+	/* an index into the records: which, the kernel's timing decides */
+	if (v != -1ULL)
+		v = 1;
 	for (i = 0; i < nr_hw_idx; i++)
 		if (hw_idx_val[i] == v) {
 			hw_idx_seen[i]++;
@@ -181,13 +189,13 @@ static void print_entry(const struct seen *s)
 {
 	__u64 f = s->flags;
 
-	printf("  %s%llx -> %s%llx mispred=%u pred=%u in_tx=%u abort=%u cycles=%u type=%u spec=%u new_type=%u priv=%u\n",
+	printf("  %s%llx -> %s%llx mispred=%u pred=%u in_tx=%u abort=%u cycles=%s type=%u spec=%u new_type=%u priv=%u\n",
 	       s->from == 1 ? "K" : "0x",
 	       s->from == 1 ? 0ULL : (unsigned long long)s->from,
 	       s->to == 1 ? "K" : "0x",
 	       s->to == 1 ? 0ULL : (unsigned long long)s->to,
 	       FIELD(f, 0, 1), FIELD(f, 1, 1), FIELD(f, 2, 1), FIELD(f, 3, 1),
-	       FIELD(f, 4, 16), FIELD(f, 20, 4), FIELD(f, 24, 2),
+	       FIELD(f, 4, 16) ? "some" : "0", FIELD(f, 20, 4), FIELD(f, 24, 2),
 	       FIELD(f, 26, 4), FIELD(f, 30, 3));
 }
 
@@ -284,15 +292,17 @@ static void run(const struct probe *p, unsigned int n)
 		close(fd);
 		return;
 	}
+	/* where the kernel records too, how deep the kernel's part goes */
 	printf("stack sizes:");
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < 64 && !p->kernel; i++)
 		if (sizes[i])
 			printf(" %u", i);
 	printf("\n");
 	if (rec16)
 		printf("record size with 16 entries: %u\n", rec16);
 	for (i = 0; i < nr_hw_idx; i++)
-		printf("hw_idx %#llx\n", (unsigned long long)hw_idx_val[i]);
+		printf("hw_idx %s\n", hw_idx_val[i] == -1ULL ? "-1" :
+		       "an index or 0");
 	qsort(seen, nr_seen, sizeof(seen[0]), cmp_seen);
 	for (i = 0; i < nr_seen; i++)
 		print_entry(&seen[i]);

@@ -425,9 +425,10 @@ static void run(const struct probe *p, unsigned int n)
 				printf("  branches %llu\n",
 				       (unsigned long long)k);
 			if (p->branch & PERF_SAMPLE_BRANCH_HW_INDEX) {
+				/* which index, the kernel's timing decides */
 				if (shown < 3)
-					printf("  hw_idx %llx\n",
-					       (unsigned long long)*f);
+					printf("  hw_idx %s\n", *f == -1ULL ?
+					       "-1" : "an index");
 				f++;
 			}
 			/* the newest two: source, target, flags */

@@ -15,7 +15,7 @@
 # lbr (95-111: perf record's branch stacks of bench/qemu/lbr-workload.c;
 #   220 on: bench/qemu/lbr-probe.c)
 # or pebs (112-121: perf record at each precise level, perf mem and perf
-# c2c of the same workload; 160-212: bench/qemu/pebs-probe.c).
+# c2c of the same workload; 160-218: bench/qemu/pebs-probe.c).
 export PERF_PAGER=cat
 cd /tmp || exit 1
 part=${PART:-sysfs}

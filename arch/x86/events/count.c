@@ -30,6 +30,7 @@
  * struct x86_core_cpu with IRQs off, or in its PMI.
  */
 #include <linux/bitops.h>
+#include <linux/jiffies.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
 #include <asm/apicdef.h>
@@ -61,6 +62,9 @@ static u32 global_clear_msr(const struct x86_core_desc *desc)
 	return desc->vendor == X86_CORE_INTEL ? MSR_CORE_PERF_GLOBAL_OVF_CTRL :
 					       MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR;
 }
+
+/* how long after a PMI a status-less NMI is taken as its late twin (AMD) */
+#define LATE_PMI_MS	10
 
 static bool is_fixed(int idx)
 {
@@ -719,6 +723,13 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 	if (global) {
 		if (x86_hw_rdmsr(hw, global_status_msr(desc), &status))
 			status = 0;
+		/*
+		 * AMD: a PMI may come late, after the handler that took its
+		 * overflow: soon after a handled one, it is still the PMU's
+		 */
+		if (!status && desc->vendor == X86_CORE_AMD &&
+		    time_before(jiffies, cpu->late_pmi_until))
+			handled = 1;
 		if (!status)
 			goto out;
 		/* nothing counts while the counters are re-armed */
@@ -742,6 +753,7 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 	}
 	if (global) {
 		x86_hw_wrmsr(hw, global_clear_msr(desc), status);
+		cpu->late_pmi_until = jiffies + msecs_to_jiffies(LATE_PMI_MS);
 		/*
 		 * The PMI unmasked before the counters run again: delivery
 		 * masked the entry, and an overflow while it is masked would

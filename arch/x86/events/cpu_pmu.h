@@ -125,7 +125,10 @@
  * samples by PEBS, so the counters it may use are PEBS's (counters.c).
  */
 #define X86_CORE_EVSEL_PEBS	BIT_ULL(63)
-/* ... and precise distribution: fixed counter 0 alone (adaptive PEBS) */
+/*
+ * ... and precise distribution: fixed counter 0 alone (adaptive PEBS), or
+ * general counter 0 (Sapphire Rapids, x86_pebs_counters())
+ */
 #define X86_CORE_EVSEL_PDIST	BIT_ULL(62)
 #define X86_CORE_EVSEL_SW	(X86_CORE_EVSEL_PEBS | X86_CORE_EVSEL_PDIST)
 
@@ -260,6 +263,11 @@ struct x86_cache_event {
  * @pebs: the PEBS record format of the model that intel_pebs.c drives
  *	(3: Skylake's, 4: Ice Lake's adaptive PEBS), where CPUID and the
  *	capabilities say PEBS; 0 without
+ * @pebs_pdist_gp0: Sapphire Rapids' PEBS counters: precise level 3 on
+ *	general counter 0 (instructions on fixed counter 0), the
+ *	instructions events and load latency on general counters 1 and up,
+ *	the records' latency word split into the cache's and the
+ *	instruction's
  */
 struct x86_intel_model {
 	const char *name;
@@ -277,6 +285,7 @@ struct x86_intel_model {
 	bool prec_dist_fixed;
 	u8 lbr_nr;
 	u8 pebs;
+	bool pebs_pdist_gp0;
 };
 
 /*
@@ -382,8 +391,10 @@ struct x86_pebs_cpu {
  * @fixed_ctrl: what IA32_FIXED_CTR_CTRL holds.
  * @extra: Intel: the extra registers (extra_regs.c).
  * @metric: Intel: the placed topdown metric events, by field (topdown.c).
- * @lbr: Intel: the last branch records (intel_lbr.c).
+ * @lbr: the last branch records (intel_lbr.c, amd_lbr.c).
  * @pebs: Intel: PEBS (intel_pebs.c).
+ * @late_pmi_until: AMD: until when (jiffies) an NMI without overflow
+ *	status is taken as a late PMI of the last one handled.
  */
 struct x86_core_cpu {
 	const struct x86_core_pmu *core;
@@ -398,6 +409,7 @@ struct x86_core_cpu {
 	struct perf_event *metric[INTEL_TD_METRIC_NUM];
 	struct x86_lbr_cpu lbr;
 	struct x86_pebs_cpu pebs;
+	unsigned long late_pmi_until;
 };
 
 /*

@@ -624,6 +624,30 @@ static void start_freq_period(const struct x86_core_pmu *core,
 	local64_set(&hwc->period_left, hwc->sample_period);
 }
 
+/* Sapphire Rapids' load latency and the event it is grouped behind */
+#define LD_LAT_EVENT		0x01cdULL
+#define MEM_LOADS_AUX_EVENT	0x8203ULL
+
+/*
+ * On a model with mem-loads-aux, load latency's data source comes only
+ * with that event as the group's leader: ENODATA otherwise, as stock.
+ */
+static int check_mem_loads_aux(const struct x86_core_pmu *core,
+			       struct perf_event *event, u64 evsel)
+{
+	const struct x86_intel_model *model = core->desc.intel_model;
+	struct perf_event *leader = event->group_leader;
+
+	if (!model || !model->mem_loads_aux ||
+	    (evsel & INTEL_ARCH_EVENT_MASK) != LD_LAT_EVENT ||
+	    !(event->attr.sample_type & PERF_SAMPLE_DATA_SRC))
+		return 0;
+	if (leader != event && leader->pmu == event->pmu &&
+	    (leader->hw.config & INTEL_ARCH_EVENT_MASK) == MEM_LOADS_AUX_EVENT)
+		return 0;
+	return -ENODATA;
+}
+
 /**
  * x86_core_event_init - accept an event for the core PMU
  * @core: the PMU
@@ -636,11 +660,13 @@ static void start_freq_period(const struct x86_core_pmu *core,
  * Return: 0; -ENOENT for an event that is not the core PMU's or that the
  * CPU cannot count; -EOPNOTSUPP for a precise_ip beyond the PMU's (none
  * without PEBS or IBS), checked first, or a branch stack the CPU cannot
- * record (no LBR or BRS: on AMD before the config is decoded, on Intel
- * after); -EINVAL for a bad config, both host and guest excluded on AMD,
+ * record (no LBR: on AMD without LbrExtV2 before the config is decoded,
+ * else after); -EINVAL for a bad config, both host and guest excluded on AMD,
  * XMM registers to sample, Intel's branch counters, a precise event that
  * does not sample, or a group that can never fit; -EACCES for AnyThread
- * without the right to watch the whole CPU; -ENOMEM.
+ * without the right to watch the whole CPU; -ENODATA for load latency's
+ * data source without mem-loads-aux leading its group (Sapphire Rapids);
+ * -ENOMEM.
  */
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 {
@@ -695,6 +721,9 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 		goto fail;
 	if (core->desc.vendor == X86_CORE_AMD && attr->exclude_host &&
 	    attr->exclude_guest)
+		goto fail;
+	ret = check_mem_loads_aux(core, event, evsel);
+	if (ret)
 		goto fail;
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
 	hwc->idx = -1;

@@ -83,7 +83,9 @@ static void ds_map_pebs(unsigned int cpu, struct page *page)
 /*
  * The save area's PEBS fields of @cpu: the buffer, an empty index, and
  * the absolute maximum a whole number of @record bytes records from the
- * base (the threshold, intel_pebs.c's to set, at the first record).
+ * base, a record's room short of the end: adaptive records vary in size
+ * (up to @record), and one that starts below the maximum must end in the
+ * buffer (the threshold, intel_pebs.c's to set, at the first record).
  */
 static void ds_init_pebs(unsigned int cpu, unsigned int record)
 {
@@ -93,7 +95,7 @@ static void ds_init_pebs(unsigned int cpu, unsigned int record)
 	ds->pebs_buffer_base = base;
 	ds->pebs_index = base;
 	ds->pebs_absolute_maximum = base +
-		PEBS_BUFFER_SIZE / record * record;
+		(PEBS_BUFFER_SIZE - record) / record * record;
 	ds->pebs_interrupt_threshold = base + record;
 }
 

@@ -17,9 +17,9 @@
  * An event's branch_sample_type becomes an LBR_SELECT value at
  * event_init: a kind of branch is dropped unless the event asks for it,
  * and so is a ring it does not ask for (as the hardware filters by the
- * ring a branch ends in, a record whose source is in a ring not asked
- * for, a return to user space from the kernel, is dropped in software:
- * no kernel address reaches a user-only stack).  Where the hardware's
+ * ring a branch ends in, a record whose source is the kernel's without
+ * the event asking for it, a return to user space, is dropped in
+ * software: no kernel address reaches a user-only stack).  Where the hardware's
  * kinds are coarser than the request (far branches for "any call" and
  * "any return"), the records are filtered again in software by the
  * instruction at their source, which also gives the branch type
@@ -686,20 +686,17 @@ static int lbr_branch_type(u64 from, u64 to)
 }
 
 /*
- * Whether a record's source is in a ring the event asks for (the kernel's
- * addresses are the upper half), and its TSX flags what a TSX filter
- * wants.  On AMD only a kernel source is checked: a system call from
- * user space stays in a kernel-only stack, as stock's does.
+ * Whether a record's source is in a ring the event asks for, and its TSX
+ * flags what a TSX filter wants.  Only a kernel source (the upper half)
+ * is checked: a system call from user space stays in a kernel-only
+ * stack, as stock's does (the hardware keeps what ends in the kernel).
  */
-static bool lbr_source_wanted(const struct x86_core_desc *desc, u64 type,
-			      const struct perf_branch_entry *e)
+static bool lbr_source_wanted(u64 type, const struct perf_branch_entry *e)
 {
 	u64 tx = type & (PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_IN_TX |
 			 PERF_SAMPLE_BRANCH_NO_TX);
 
-	if (e->from >= TASK_SIZE_MAX ? !(type & PERF_SAMPLE_BRANCH_KERNEL) :
-				       !(type & PERF_SAMPLE_BRANCH_USER) &&
-				       desc->vendor != X86_CORE_AMD)
+	if (e->from >= TASK_SIZE_MAX && !(type & PERF_SAMPLE_BRANCH_KERNEL))
 		return false;
 	if (!tx)
 		return true;
@@ -769,7 +766,7 @@ struct perf_branch_stack *x86_lbr_sample(struct x86_core_cpu *cpu,
 	for (i = 0; i < in->nr; i++) {
 		e = &out->entries[n];
 		*e = in->entries[i];
-		if (!lbr_source_wanted(&cpu->core->desc, type, e))
+		if (!lbr_source_wanted(type, e))
 			continue;
 		if (keep || want_type || shared) {
 			br = lbr_branch_type(e->from, e->to);

@@ -68,6 +68,9 @@
 
 /* MEM_TRANS_RETIRED.LOAD_LATENCY: PEBS_ENABLE's load latency bit too */
 #define PEBS_LD_LAT_EVENT	0x01cdULL
+#define PEBS_ST_LAT_EVENT	0x02cdULL	/* Sapphire Rapids' store sampling */
+/* fixed counter 0's encoding: instructions (INST_RETIRED.PREC_DIST) */
+#define PEBS_FIXED0_EVENT	0x0100ULL
 
 /* format 3 (SDM: "PEBS Record Format" for Skylake) */
 struct pebs_record {
@@ -92,6 +95,7 @@ enum pebs_memory {
 	PEBS_MEM_LOAD,		/* a retired load: a load, nothing more */
 	PEBS_MEM_STORE,		/* a retired store: whether it hit L1 */
 	PEBS_MEM_LDLAT,		/* load latency: the source, the latency */
+	PEBS_MEM_STLAT,		/* store sampling: load latency's, a store */
 };
 
 #define P(a, b)		PERF_MEM_S(a, b)
@@ -148,15 +152,20 @@ static const u64 pebs_ldlat_source[16] = {
 
 /*
  * The kind of memory event @config is (MEM_*_RETIRED) on a PMU of PEBS
- * format @fmt: Ice Lake's unit mask 0x22 of 0xd0 is no store.
+ * format @fmt: Ice Lake's unit mask 0x22 of 0xd0 is no store; with
+ * @store_sample (Sapphire Rapids) 0x02cd samples stores, its source
+ * decoded as load latency's.
  */
-static enum pebs_memory pebs_memory_kind(u8 fmt, u64 config)
+static enum pebs_memory pebs_memory_kind(u8 fmt, bool store_sample,
+					 u64 config)
 {
 	u8 code = config & ARCH_PERFMON_EVENTSEL_EVENT;
 	u8 umask = (config & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
 
 	if ((config & INTEL_ARCH_EVENT_MASK) == PEBS_LD_LAT_EVENT)
 		return PEBS_MEM_LDLAT;
+	if (store_sample && (config & INTEL_ARCH_EVENT_MASK) == PEBS_ST_LAT_EVENT)
+		return PEBS_MEM_STLAT;
 	if (code >= 0xd1 && code <= 0xd3)
 		return PEBS_MEM_LOAD;
 	/* MEM_INST_RETIRED: loads (1) or stores (2), and one qualifier */
@@ -183,7 +192,10 @@ static u64 pebs_data_source(enum pebs_memory kind, u64 dse)
 		       (dse & 1 ? P(LVL, HIT) : P(LVL, MISS)) | P(SNOOP, NA) |
 		       P(LOCK, NA) | P(TLB, NA) | P(LVLNUM, NA);
 	case PEBS_MEM_LDLAT:
+	case PEBS_MEM_STLAT:
 		src = pebs_ldlat_source[dse & 0xf] | P(BLK, NA) | P(TLB, L2);
+		if (kind == PEBS_MEM_STLAT)
+			src = (src & ~P(OP, LOAD)) | P(OP, STORE);
 		if (dse & PEBS_SRC_STLB_MISS)
 			src |= P(TLB, MISS);
 		else
@@ -209,7 +221,7 @@ static u64 pebs_data_source(enum pebs_memory kind, u64 dse)
  */
 u64 x86_pebs_data_source(u8 fmt, u64 config, u64 dse)
 {
-	return pebs_data_source(pebs_memory_kind(fmt, config), dse);
+	return pebs_data_source(pebs_memory_kind(fmt, false, config), dse);
 }
 
 /*
@@ -273,8 +285,10 @@ static unsigned int pebs_record_max(const struct x86_core_desc *desc)
 {
 	if (desc->pebs_fmt < 4)
 		return sizeof(struct pebs_record);
+	/* every group, with each of the LBR's records (three words each) */
 	return sizeof(struct pebs_basic) + sizeof(struct pebs_meminfo) +
-	       sizeof(struct pebs_gprs) + sizeof(struct pebs_xmm);
+	       sizeof(struct pebs_gprs) + sizeof(struct pebs_xmm) +
+	       desc->lbr_nr * 3 * sizeof(u64);
 }
 
 /**
@@ -302,9 +316,13 @@ int x86_pebs_event_init(const struct x86_core_pmu *core,
 		hwc->config |= event->attr.precise_ip == 3 ?
 			       PEBS_CYCLES_ALIAS_PDIST : PEBS_CYCLES_ALIAS;
 	}
-	/* adaptive PEBS: instructions at level 3 on fixed counter 0 alone */
+	/*
+	 * adaptive PEBS: instructions at level 3 on fixed counter 0 alone;
+	 * Sapphire Rapids: any event at level 3 on its PDIST counters
+	 */
 	if (core->desc.pebs_fmt >= 4 && event->attr.precise_ip == 3 &&
-	    code == 0x00c0)
+	    (code == 0x00c0 || (core->desc.intel_model &&
+				core->desc.intel_model->pebs_pdist_gp0)))
 		hwc->config |= X86_CORE_EVSEL_PDIST;
 	/* adaptive records carry the branch stack too (their LBR group) */
 	large = PEBS_LARGE_SAMPLE;
@@ -332,17 +350,33 @@ int x86_pebs_event_init(const struct x86_core_pmu *core,
  * (its usual counter rules do not hold), but for INST_RETIRED.PREC_DIST:
  * counter 1.  Adaptive PEBS (Ice Lake): the event's usual counters, fixed
  * ones included, but PREC_DIST and instructions at level 3: fixed counter
- * 0 (stock's answers to the constraint probe).
+ * 0.  Sapphire Rapids: at level 3 general counter 0 (its PDIST counter),
+ * instructions fixed counter 0, and no counter for the other INST_RETIRED
+ * events, load latency or the fixed counter 0 encoding; below level 3 the
+ * INST_RETIRED events and load latency on general counters 1 and up, any
+ * other on its usual counters (stock's answers to the constraint probe).
  */
 u64 x86_pebs_counters(const struct x86_core_desc *desc, u64 evsel)
 {
 	u64 mask = desc->num_gp ? GENMASK_ULL(desc->num_gp - 1, 0) : 0;
-	bool pdist = (evsel & INTEL_ARCH_EVENT_MASK) == PEBS_PREC_DIST;
+	u64 code = evsel & INTEL_ARCH_EVENT_MASK;
+	bool pdist = code == PEBS_PREC_DIST;
+	bool insns = (code & ARCH_PERFMON_EVENTSEL_EVENT) == 0xc0 ||
+		     code == PEBS_LD_LAT_EVENT;
+	u64 fixed0 = desc->fixed_mask & BIT(0) ? BIT_ULL(X86_CORE_IDX_FIXED) : 0;
 
 	if (desc->pebs_fmt < 4)
 		return pdist ? mask & PEBS_PDIR_COUNTER : mask;
+	if (desc->intel_model && desc->intel_model->pebs_pdist_gp0) {
+		if (!(evsel & X86_CORE_EVSEL_PDIST))
+			return insns ? mask & ~BIT_ULL(0) :
+			       x86_core_constraint(desc, evsel & ~X86_CORE_EVSEL_SW);
+		if (code == 0x00c0)
+			return fixed0;
+		return insns || code == PEBS_FIXED0_EVENT ? 0 : mask & BIT_ULL(0);
+	}
 	if (pdist || (evsel & X86_CORE_EVSEL_PDIST))
-		return desc->fixed_mask & BIT(0) ? BIT_ULL(X86_CORE_IDX_FIXED) : 0;
+		return fixed0;
 	return x86_core_constraint(desc, evsel & ~X86_CORE_EVSEL_SW);
 }
 
@@ -639,7 +673,9 @@ static void record_memory(struct x86_core_cpu *cpu,
 			  const struct perf_event *event,
 			  const struct pebs_view *v)
 {
-	enum pebs_memory kind = pebs_memory_kind(cpu->core->desc.pebs_fmt,
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	enum pebs_memory kind = pebs_memory_kind(desc->pebs_fmt,
+						 desc->intel_model->pebs_pdist_gp0,
 						 event->hw.config);
 	u64 type = event->attr.sample_type;
 
@@ -649,9 +685,19 @@ static void record_memory(struct x86_core_cpu *cpu,
 	}
 	if (type & PERF_SAMPLE_WEIGHT_TYPE) {
 		data->weight.full = 0;
-		/* WEIGHT_STRUCT: the latency in its first field, as WEIGHT */
-		if (kind == PEBS_MEM_LDLAT || cpu->core->desc.pebs_fmt >= 4)
+		if (desc->pebs_fmt >= 4 && desc->intel_model->pebs_pdist_gp0) {
+			/*
+			 * Sapphire Rapids' latency word: the cache's latency
+			 * (bits 47:32) as the weight, the instruction's (bits
+			 * 15:0) in WEIGHT_STRUCT's second field, of any event
+			 */
+			data->weight.var1_dw = (v->lat >> 32) & 0xffff;
+			if (type & PERF_SAMPLE_WEIGHT_STRUCT)
+				data->weight.var2_w = v->lat & 0xffff;
+		} else if (kind == PEBS_MEM_LDLAT || desc->pebs_fmt >= 4) {
+			/* WEIGHT_STRUCT: the latency in its first field */
 			data->weight.var1_dw = v->lat;
+		}
 		data->sample_flags |= type & PERF_SAMPLE_WEIGHT_TYPE;
 	}
 }

@@ -194,6 +194,7 @@ static const struct x86_intel_model sapphire_rapids = {
 	.extra = sapphire_rapids_extra,
 	.nr_extra = ARRAY_SIZE(sapphire_rapids_extra),
 	.metrics = 8, .ref_cycles_p = true, .mem_loads_aux = true,
+	.pebs = 4, .pebs_pdist_gp0 = true,
 };
 
 /*

@@ -1556,6 +1556,38 @@ static void perf_x86_core_lbr_hidden(struct kunit *test)
 }
 
 /*
+ * Sapphire Rapids: load latency with a data source needs mem-loads-aux
+ * (0x8203) as its group's leader, ENODATA otherwise (stock's answers on
+ * the emulated part, precise or not).
+ */
+static struct perf_event *ldlat_event(struct core_test *t)
+{
+	struct perf_event *ev = raw_event(t, 0x01cd, 0);
+
+	ev->attr.config1 = 3;
+	ev->attr.sample_period = 1000;
+	ev->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_DATA_SRC;
+	return ev;
+}
+
+static void perf_x86_core_mem_loads_aux(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct perf_event *aux, *ev;
+
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ldlat_event(t)),
+			-ENODATA);
+	ev = ldlat_event(t);
+	ev->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), 0);
+	aux = raw_event(t, 0x8203, 0);
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, aux), 0);
+	ev = ldlat_event(t);
+	join(aux, ev);
+	KUNIT_EXPECT_EQ(test, x86_core_event_init(&t->core, ev), 0);
+}
+
+/*
  * AMD's LBR stack (amd_lbr.c) on Zen 4, as stock's driver answers on the
  * emulated part (make x86-models part lbr, X86_MODELS=zen4): what a
  * request may not ask of it, the registers a started event turns on, and
@@ -1675,6 +1707,43 @@ static void perf_x86_core_pebs_counters(struct kunit *test)
 }
 
 /*
+ * Sapphire Rapids' PEBS counters, as stock's driver places precise events
+ * on the emulated part (bench/pmu-constraints.c with
+ * PMU_CONSTRAINTS_PRECISE=1 and 3, and the MSR trace): below level 3 the
+ * INST_RETIRED events and load latency on general counters 1 to 7, other
+ * events on their usual counters; at level 3 general counter 0, but
+ * instructions on fixed counter 0 and no counter for the other
+ * INST_RETIRED events, load latency or fixed counter 0's encoding.
+ */
+static void perf_x86_core_pebs_counters_spr(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct x86_core_desc desc = t->core.desc;
+	u64 pebs = X86_CORE_EVSEL_PEBS, ppp = pebs | X86_CORE_EVSEL_PDIST;
+	u64 gp1_7 = GENMASK_ULL(7, 1);
+
+	KUNIT_ASSERT_NOT_NULL(test, desc.intel_model);
+	KUNIT_ASSERT_TRUE(test, desc.intel_model->pebs_pdist_gp0);
+	/* only the registered driver probes PEBS: as it would find it */
+	desc.pebs_fmt = 4;
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x00c0 | pebs), gp1_7);
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x01c0 | pebs), gp1_7);
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x02c0 | pebs), gp1_7);
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x01cd | pebs), gp1_7);
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x002e | pebs),
+			x86_core_constraint(&desc, 0x002e));
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x0100 | pebs),
+			BIT_ULL(X86_CORE_IDX_FIXED));
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x002e | ppp), BIT(0));
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x003c | ppp), BIT(0));
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x00c0 | ppp),
+			BIT_ULL(X86_CORE_IDX_FIXED));
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x01c0 | ppp), 0);
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x01cd | ppp), 0);
+	KUNIT_EXPECT_EQ(test, x86_pebs_counters(&desc, 0x0100 | ppp), 0);
+}
+
+/*
  * The data source of a record, by the kind of event: stock's values on
  * the emulated Skylake-SP, source by source (bench/qemu/pebs-probe.c).
  */
@@ -1736,9 +1805,11 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE(perf_x86_core_lbr_select),
 	KUNIT_CASE(perf_x86_core_lbr_hidden),
 	KUNIT_CASE(perf_x86_core_amd_lbr),
+	KUNIT_CASE(perf_x86_core_mem_loads_aux),
 	KUNIT_CASE(perf_x86_core_pebs_absent),
 #ifdef CONFIG_CPU_SUP_INTEL
 	KUNIT_CASE(perf_x86_core_pebs_counters),
+	KUNIT_CASE(perf_x86_core_pebs_counters_spr),
 	KUNIT_CASE(perf_x86_core_pebs_data_source),
 #endif
 	KUNIT_CASE(perf_x86_core_model_topdown),
