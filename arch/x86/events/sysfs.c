@@ -184,6 +184,17 @@ static ssize_t bare_event_show(struct device *dev,
 #define MODEL_EVENT_BARE(_name, _str, _id)				\
 	MODEL_EVENT_SHOW(_name, _str, _id, bare_event_show)
 
+/* mem-stores: Sapphire Rapids samples stores by 0x02cd (intel_pebs.c) */
+static ssize_t mem_stores_show(struct device *dev,
+			       struct device_attribute *attr, char *page)
+{
+	const struct x86_core_desc *desc = dev_desc(dev);
+
+	if (desc->intel_model && desc->intel_model->pebs_pdist_gp0)
+		return sysfs_emit(page, "event=0xcd,umask=0x2\n");
+	return perf_event_sysfs_show(dev, attr, page);
+}
+
 static struct attribute *events_attrs[] = {
 	GENERIC("cpu-cycles", CPU_CYCLES),
 	GENERIC("instructions", INSTRUCTIONS),
@@ -217,7 +228,8 @@ static struct attribute *events_attrs[] = {
 	MODEL_EVENT("mem-loads-aux", "event=0x03,umask=0x82", MEM_LOADS_AUX),
 	/* the memory events of PEBS (intel_pebs.c): perf mem, perf c2c */
 	MODEL_EVENT("mem-loads", "event=0xcd,umask=0x1,ldlat=3", MEM_PEBS),
-	MODEL_EVENT("mem-stores", "event=0xd0,umask=0x82", MEM_PEBS),
+	MODEL_EVENT_SHOW("mem-stores", "event=0xd0,umask=0x82", MEM_PEBS,
+			 mem_stores_show),
 	NULL,
 };
 
