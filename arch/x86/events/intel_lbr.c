@@ -292,6 +292,13 @@ static void lbr_write(struct x86_core_cpu *cpu, const struct lbr_saved *s)
 		x86_hw_wrmsr(hw, MSR_LBR_TOS, s->tos);
 }
 
+/* the CPU's branch filter: Intel's LBR_SELECT or AMD's */
+static void write_select(struct x86_core_cpu *cpu, u64 sel)
+{
+	x86_hw_wrmsr(cpu->core->hw, cpu->core->desc.vendor == X86_CORE_AMD ?
+		     MSR_AMD64_LBR_SELECT : MSR_LBR_SELECT, sel);
+}
+
 /**
  * x86_lbr_reset - clear this CPU's records
  * @cpu: this CPU's counters
@@ -307,7 +314,7 @@ void x86_lbr_reset(struct x86_core_cpu *cpu)
 	/* the reset clears the filter too: the recording events' back */
 	x86_amd_lbr_reset(cpu);
 	if (cpu->lbr.running)
-		x86_hw_wrmsr(cpu->core->hw, MSR_AMD64_LBR_SELECT, cpu->lbr.select);
+		write_select(cpu, cpu->lbr.select);
 }
 
 /*
@@ -355,7 +362,7 @@ int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event)
 		/* a kind or ring dropped only where every event drops it */
 		sel &= lbr->select;
 		if (lbr->running && sel != lbr->select)
-			x86_hw_wrmsr(cpu->core->hw, MSR_AMD64_LBR_SELECT, sel);
+			write_select(cpu, sel);
 	}
 	lbr->select = sel;
 	lbr->users++;
@@ -462,7 +469,7 @@ void x86_lbr_start(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	if (cpu->lbr.running++)
 		return;
-	x86_hw_wrmsr(cpu->core->hw, event->hw.branch_reg.reg, cpu->lbr.select);
+	write_select(cpu, cpu->lbr.select);
 	write_debugctl(cpu, true);
 }
 
@@ -486,9 +493,7 @@ void x86_lbr_resume(struct x86_core_cpu *cpu)
 {
 	if (!cpu->lbr.running)
 		return;
-	x86_hw_wrmsr(cpu->core->hw,
-		     cpu->core->desc.vendor == X86_CORE_AMD ?
-		     MSR_AMD64_LBR_SELECT : MSR_LBR_SELECT, cpu->lbr.select);
+	write_select(cpu, cpu->lbr.select);
 	write_debugctl(cpu, true);
 }
 
