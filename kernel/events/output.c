@@ -25,10 +25,16 @@ static u64 primary_id(struct perf_event *event)
 	return event->parent ? event->parent->id : event->id;
 }
 
+/*
+ * The task's numbers as seen from the event's pid namespace: in the
+ * initial one, where most events are, those are the task's own.
+ */
 static u32 event_pid(struct perf_event *event, struct task_struct *task)
 {
 	if (!pid_alive(task))
 		return -1;
+	if (event->ns == &init_pid_ns)
+		return task->tgid;
 	return task_tgid_nr_ns(task, event->ns);
 }
 
@@ -36,6 +42,8 @@ static u32 event_tid(struct perf_event *event, struct task_struct *task)
 {
 	if (!pid_alive(task))
 		return -1;
+	if (event->ns == &init_pid_ns)
+		return task->pid;
 	return task_pid_nr_ns(task, event->ns);
 }
 
@@ -90,11 +98,15 @@ void perf_event_sizes_init(struct perf_event *event)
 	event->id_header_size = perf_sample_id_size(event);
 }
 
-/* Fill the identity fields of @data that @type asks for. */
+/*
+ * Fill the identity fields of @data that @type asks for, but those that
+ * @data has already (@have: a PMU's time of its own record).
+ */
 static void sample_id_fill(struct perf_sample_data *data,
-			   struct perf_event *event, u64 type)
+			   struct perf_event *event, u64 type, u64 have)
 {
 	data->type = type;
+	type &= ~have;
 	if (type & PERF_SAMPLE_TID) {
 		data->tid_entry.pid = event_pid(event, current);
 		data->tid_entry.tid = event_tid(event, current);
@@ -117,7 +129,7 @@ void perf_event_header_init_id(struct perf_event_header *header,
 {
 	if (!event->attr.sample_id_all)
 		return;
-	sample_id_fill(data, event, event->attr.sample_type);
+	sample_id_fill(data, event, event->attr.sample_type, 0);
 	header->size += event->id_header_size;
 }
 
@@ -333,13 +345,9 @@ void perf_prepare_sample(struct perf_sample_data *data,
 {
 	u64 type = event->attr.sample_type;
 	u64 todo = type & ~data->sample_flags;
-	/* the PMU gave the time of its record (Intel's PEBS): it stands */
-	bool pmu_time = (type & ~todo) & PERF_SAMPLE_TIME;
-	u64 time = pmu_time ? data->time : 0;
 
-	sample_id_fill(data, event, type);
-	if (pmu_time)
-		data->time = time;
+	/* the PMU gave the time of its record (Intel's PEBS): it stands */
+	sample_id_fill(data, event, type, data->sample_flags & PERF_SAMPLE_TIME);
 	if (todo & (PERF_SAMPLE_IP | PERF_SAMPLE_CODE_PAGE_SIZE))
 		data->ip = regs ? perf_instruction_pointer(regs) : 0;
 	/* the PMU or the hook gave an address, or there is none */
@@ -450,6 +458,59 @@ static void output_raw(struct perf_output_handle *handle,
 		perf_output_skip(handle, frag->pad);
 }
 
+/* the fields a sample starts with after its header, a u64 each */
+#define SAMPLE_LEAD	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	\
+			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME |		\
+			 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |	\
+			 PERF_SAMPLE_PERIOD)
+
+/*
+ * The header and the leading fields, in their ABI order: stored straight
+ * into the buffer where they fit before its end (all but the records that
+ * wrap around), else gathered here and copied in pieces.
+ */
+static void output_lead(struct perf_output_handle *handle,
+			struct perf_event_header *header,
+			struct perf_sample_data *data, u64 type)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned int len = (1 + hweight64(type & SAMPLE_LEAD)) * sizeof(u64);
+	unsigned long off = handle->head & (rb->size - 1);
+	bool direct = len <= handle->size && off + len <= rb->size;
+	u64 gather[1 + 9] __uninitialized, *p;
+
+	BUILD_BUG_ON(sizeof(*header) != sizeof(u64) ||
+		     sizeof(data->tid_entry) != sizeof(u64) ||
+		     sizeof(data->cpu_entry) != sizeof(u64));
+	p = direct ? rb->data + off : gather;
+	memcpy(p++, header, sizeof(u64));
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		*p++ = data->id;
+	if (type & PERF_SAMPLE_IP)
+		*p++ = data->ip;
+	if (type & PERF_SAMPLE_TID)
+		memcpy(p++, &data->tid_entry, sizeof(u64));
+	if (type & PERF_SAMPLE_TIME)
+		*p++ = data->time;
+	if (type & PERF_SAMPLE_ADDR)
+		*p++ = data->addr;
+	if (type & PERF_SAMPLE_ID)
+		*p++ = data->id;
+	if (type & PERF_SAMPLE_STREAM_ID)
+		*p++ = data->stream_id;
+	if (type & PERF_SAMPLE_CPU)
+		memcpy(p++, &data->cpu_entry, sizeof(u64));
+	if (type & PERF_SAMPLE_PERIOD)
+		*p++ = data->period;
+	if (!direct) {
+		perf_output_copy(handle, gather, len);
+		return;
+	}
+	handle->head += len;
+	handle->size -= len;
+}
+
 void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_event_header *header,
 			struct perf_sample_data *data,
@@ -457,25 +518,7 @@ void perf_output_sample(struct perf_output_handle *handle,
 {
 	u64 type = event->attr.sample_type;
 
-	perf_output_put(handle, *header);
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_output_put(handle, data->id);
-	if (type & PERF_SAMPLE_IP)
-		perf_output_put(handle, data->ip);
-	if (type & PERF_SAMPLE_TID)
-		perf_output_put(handle, data->tid_entry);
-	if (type & PERF_SAMPLE_TIME)
-		perf_output_put(handle, data->time);
-	if (type & PERF_SAMPLE_ADDR)
-		perf_output_put(handle, data->addr);
-	if (type & PERF_SAMPLE_ID)
-		perf_output_put(handle, data->id);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_output_put(handle, data->stream_id);
-	if (type & PERF_SAMPLE_CPU)
-		perf_output_put(handle, data->cpu_entry);
-	if (type & PERF_SAMPLE_PERIOD)
-		perf_output_put(handle, data->period);
+	output_lead(handle, header, data, type);
 	if (type & PERF_SAMPLE_READ)
 		sample_read_output(handle, data, event);
 	if (type & PERF_SAMPLE_CALLCHAIN) {

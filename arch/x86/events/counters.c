@@ -135,7 +135,8 @@ static unsigned int preferred(u64 cand)
 
 struct matching {
 	u64 allowed[X86_CORE_NR_IDX];
-	int owner[X86_CORE_NR_IDX];	/* event on each counter, or -1 */
+	unsigned int owner[X86_CORE_NR_IDX];	/* event on each counter */
+	u64 owned;				/* counters with an owner */
 	u64 visited;
 };
 
@@ -149,40 +150,37 @@ static bool augment(struct matching *mt, unsigned int e)
 		idx = preferred(cand);
 		cand &= ~BIT_ULL(idx);
 		mt->visited |= BIT_ULL(idx);
-		if (mt->owner[idx] < 0 || augment(mt, mt->owner[idx])) {
+		if (!(mt->owned & BIT_ULL(idx)) ||
+		    augment(mt, mt->owner[idx])) {
 			mt->owner[idx] = e;
+			mt->owned |= BIT_ULL(idx);
 			return true;
 		}
 	}
 	return false;
 }
 
-/**
- * x86_core_assign - counters for a set of events, all or none
- * @desc: the PMU
- * @evsel: the events' control values
- * @n: how many
- * @busy: counter indices already taken
- * @assign: the counter index of each event, on success (a pair's even one)
- *
- * Return: 0, or -EAGAIN when the events cannot all be counted at once on
- * the counters that are free (@assign is then left as it was).
+/*
+ * The assignment of x86_core_assign(), for events whose constraints
+ * (@allowed, x86_core_constraint()) the caller has.
  */
-int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
-		    unsigned int n, u64 busy, int *assign)
+static int assign_allowed(const struct x86_core_desc *desc, const u64 *evsel,
+			  const u64 *allowed, unsigned int n, u64 busy,
+			  int *assign)
 {
-	unsigned int order[X86_CORE_NR_IDX];
-	struct matching mt;
+	/* each written before it is read: not cleared on this hot path */
+	unsigned int order[X86_CORE_NR_IDX] __uninitialized;
+	struct matching mt __uninitialized;
 	unsigned int i, j, e, w;
 	u64 taken = busy, free, odd = 0;
+	unsigned long owned;
 	bool pair;
 
 	if (n > X86_CORE_NR_IDX)
 		return -EAGAIN;
-	for (i = 0; i < X86_CORE_NR_IDX; i++)
-		mt.owner[i] = -1;
+	mt.owned = 0;
 	for (i = 0; i < n; i++) {
-		mt.allowed[i] = x86_core_constraint(desc, evsel[i]) & ~busy;
+		mt.allowed[i] = allowed[i] & ~busy;
 		if (!mt.allowed[i])
 			return -EAGAIN;
 		/* insertion sort by weight, stable */
@@ -200,6 +198,7 @@ int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 		if (free) {
 			j = preferred(free);
 			mt.owner[j] = e;
+			mt.owned |= BIT_ULL(j);
 			taken |= BIT_ULL(j);
 			if (pair)
 				odd |= BIT_ULL(j + 1);
@@ -212,14 +211,36 @@ int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
 		mt.visited = busy;
 		if (!augment(&mt, e))
 			return -EAGAIN;
-		for (j = 0; j < X86_CORE_NR_IDX; j++)
-			if (mt.owner[j] >= 0)
-				taken |= BIT_ULL(j);
+		taken |= mt.owned;
 	}
-	for (i = 0; i < X86_CORE_NR_IDX; i++)
-		if (mt.owner[i] >= 0)
-			assign[mt.owner[i]] = i;
+	owned = mt.owned;
+	for_each_set_bit(i, &owned, X86_CORE_NR_IDX)
+		assign[mt.owner[i]] = i;
 	return 0;
+}
+
+/**
+ * x86_core_assign - counters for a set of events, all or none
+ * @desc: the PMU
+ * @evsel: the events' control values
+ * @n: how many
+ * @busy: counter indices already taken
+ * @assign: the counter index of each event, on success (a pair's even one)
+ *
+ * Return: 0, or -EAGAIN when the events cannot all be counted at once on
+ * the counters that are free (@assign is then left as it was).
+ */
+int x86_core_assign(const struct x86_core_desc *desc, const u64 *evsel,
+		    unsigned int n, u64 busy, int *assign)
+{
+	u64 allowed[X86_CORE_NR_IDX] __uninitialized;
+	unsigned int i;
+
+	if (n > X86_CORE_NR_IDX)
+		return -EAGAIN;
+	for (i = 0; i < n; i++)
+		allowed[i] = x86_core_constraint(desc, evsel[i]);
+	return assign_allowed(desc, evsel, allowed, n, busy, assign);
 }
 
 /* what group validation has counted so far */
@@ -351,14 +372,14 @@ static void place(const struct x86_core_desc *desc, struct perf_event *event,
 
 /*
  * Move the placed events of @cpu to the counters of @assign (in the order
- * of @cpu->events, as repack() collected them), each stopped and started
- * again if it was counting, its count kept.
+ * of @cpu->events, as repack() collected them, with their constraints),
+ * each stopped and started again if it was counting, its count kept.
  */
 static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
-			unsigned int n, const int *assign)
+			const u64 *allowed, unsigned int n, const int *assign)
 {
 	const struct x86_core_desc *desc = &cpu->core->desc;
-	bool was_running[X86_CORE_NR_IDX];
+	bool was_running[X86_CORE_NR_IDX] __uninitialized;
 	struct perf_event *event;
 	unsigned int i;
 	int idx;
@@ -381,6 +402,7 @@ static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
 			continue;
 		place(desc, event, assign[i]);
 		cpu->events[assign[i]] = event;
+		cpu->allowed[assign[i]] = allowed[i];
 		cpu->used |= BIT_ULL(assign[i]);
 		cpu->merged |= pair_bit(desc, event, assign[i]);
 		if (was_running[i])
@@ -390,32 +412,60 @@ static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
 }
 
 /*
- * The new events do not fit on the free counters: look for an assignment
- * of every event of @cpu and the new ones together, as if none were
- * placed, and where there is one move the placed events to make room
- * (an event that may use only some counters takes them from one that
- * may use any).  On success @assign has the new events' counters.
+ * Hall's condition for the counters @want that the new events may use:
+ * they and the placed events that may use none but those must not
+ * outnumber them.  A quick no, before repack() searches (the usual case
+ * of multiplexing: a full PMU and another event of the same kind).
+ */
+static bool may_fit(const struct x86_core_cpu *cpu, u64 want, unsigned int n)
+{
+	unsigned long used = cpu->used;
+	unsigned int idx;
+
+	for_each_set_bit(idx, &used, X86_CORE_NR_IDX)
+		if (!(cpu->allowed[idx] & ~want))
+			n++;
+	return n <= hweight64(want);
+}
+
+/*
+ * The new events (@new_evsel, with their constraints @new_allowed) do
+ * not fit on the free counters: look for an assignment of every event of
+ * @cpu and the new ones together, as if none were placed, and where there
+ * is one move the placed events to make room (an event that may use only
+ * some counters takes them from one that may use any).  On success
+ * @assign has the new events' counters.
  */
 static int repack(struct x86_core_cpu *cpu, const u64 *new_evsel,
-		  unsigned int n, int *assign)
+		  const u64 *new_allowed, unsigned int n, int *assign)
 {
-	struct perf_event *placed[X86_CORE_NR_IDX];
-	u64 evsel[X86_CORE_NR_IDX];
-	int all[X86_CORE_NR_IDX];
+	/* each filled before it is read: not cleared at every try */
+	struct perf_event *placed[X86_CORE_NR_IDX] __uninitialized;
+	u64 evsel[X86_CORE_NR_IDX] __uninitialized;
+	u64 allowed[X86_CORE_NR_IDX] __uninitialized;
+	int all[X86_CORE_NR_IDX] __uninitialized;
 	unsigned long used = cpu->used;
 	unsigned int i, nr = 0;
+	u64 want = 0;
 
+	for (i = 0; i < n; i++)
+		want |= new_allowed[i];
+	if (!may_fit(cpu, want, n))
+		return -EAGAIN;
 	for_each_set_bit(i, &used, X86_CORE_NR_IDX) {
 		placed[nr] = cpu->events[i];
+		allowed[nr] = cpu->allowed[i];
 		evsel[nr++] = cpu->events[i]->hw.config;
 	}
 	if (nr + n > X86_CORE_NR_IDX)
 		return -EAGAIN;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		evsel[nr + i] = new_evsel[i];
-	if (x86_core_assign(&cpu->core->desc, evsel, nr + n, 0, all))
+		allowed[nr + i] = new_allowed[i];
+	}
+	if (assign_allowed(&cpu->core->desc, evsel, allowed, nr + n, 0, all))
 		return -EAGAIN;
-	move_placed(cpu, placed, nr, all);
+	move_placed(cpu, placed, allowed, nr, all);
 	for (i = 0; i < n; i++)
 		assign[i] = all[nr + i];
 	return 0;
@@ -437,12 +487,14 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		       unsigned int n)
 {
 	const struct x86_core_desc *desc = &cpu->core->desc;
-	struct perf_event *metrics[INTEL_TD_METRIC_NUM];
-	struct perf_event *ctr[X86_CORE_NR_IDX];
-	unsigned int i, j, nr = 0, nr_metrics = 0;
-	u64 evsel[X86_CORE_NR_IDX];
-	int assign[X86_CORE_NR_IDX];
-	int reg[X86_CORE_NR_IDX];
+	/* each filled before it is read: not cleared at every add */
+	struct perf_event *metrics[INTEL_TD_METRIC_NUM] __uninitialized;
+	struct perf_event *ctr[X86_CORE_NR_IDX] __uninitialized;
+	unsigned int i, j, k, nr = 0, nr_metrics = 0;
+	u64 evsel[X86_CORE_NR_IDX] __uninitialized;
+	u64 allowed[X86_CORE_NR_IDX] __uninitialized;
+	int assign[X86_CORE_NR_IDX] __uninitialized;
+	int reg[X86_CORE_NR_IDX] __uninitialized;
 	int ret = 0;
 
 	/* metrics take no counter: set apart, placed after their leader */
@@ -481,11 +533,14 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 			ret = -EAGAIN;
 			break;
 		}
-	if (!ret)
-		ret = x86_core_assign(desc, evsel, n, cpu->used | cpu->merged,
-				      assign);
+	if (!ret) {
+		for (k = 0; k < n; k++)
+			allowed[k] = x86_core_constraint(desc, evsel[k]);
+		ret = assign_allowed(desc, evsel, allowed, n,
+				     cpu->used | cpu->merged, assign);
+	}
 	if (ret == -EAGAIN && cpu->used && i == n && j == n)
-		ret = repack(cpu, evsel, n, assign);
+		ret = repack(cpu, evsel, allowed, n, assign);
 	if (ret) {
 		while (j--)
 			if (x86_core_has_lbr(events[j]))
@@ -499,6 +554,7 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		x86_extra_placed(events[i], reg[i]);
 		place(desc, events[i], assign[i]);
 		cpu->events[assign[i]] = events[i];
+		cpu->allowed[assign[i]] = allowed[i];
 		cpu->used |= BIT_ULL(assign[i]);
 		cpu->merged |= pair_bit(desc, events[i], assign[i]);
 		if (x86_core_has_lbr(events[i]))

@@ -366,12 +366,15 @@ struct x86_lbr_cpu {
  * @single: of the started ones, those that need a PMI at every record
  * @data_cfg: adaptive PEBS: what MSR_PEBS_DATA_CFG holds
  * @draining: the buffer is being drained (an NMI leaves it alone)
+ * @tsc_clock: in that drain, sched_clock() runs from the TSC: a record's
+ *	time stamp is its sample's time
  */
 struct x86_pebs_cpu {
 	u64 enabled;
 	u64 single;
 	u64 data_cfg;
 	bool draining;
+	bool tsc_clock;
 };
 
 /*
@@ -379,6 +382,8 @@ struct x86_pebs_cpu {
  *
  * @core: the PMU.
  * @events: the event on each counter index.
+ * @allowed: the counters each of them may use (its constraint), by the
+ *	same index.
  * @used: counter indices assigned to an event.
  * @running: counter indices started (counting whenever the PMU is on).
  * @enabled: the PMU is on (pmu_enable); off between pmu_disable and
@@ -399,6 +404,7 @@ struct x86_pebs_cpu {
 struct x86_core_cpu {
 	const struct x86_core_pmu *core;
 	struct perf_event *events[X86_CORE_NR_IDX];
+	u64 allowed[X86_CORE_NR_IDX];
 	u64 used;
 	u64 running;
 	bool enabled;

@@ -536,26 +536,49 @@ void x86_pebs_stop(struct x86_core_cpu *cpu, struct perf_event *event)
  * is for (GLOBAL_STATUS's numbering), the instruction's own IP and the
  * next one's (0 where the record does not say), its registers (flags,
  * ip, then ax, bx, cx, dx, si, di, bp, sp, r8-r15; NULL without), the
- * memory information (0 without), the time stamp, and its size.
+ * memory information (0 without), the time stamp, and its size.  An
+ * adaptive record's registers are copied into @gpr_buf.
  */
 struct pebs_view {
 	u64 counters;
 	u64 eventing_ip;
 	u64 next_ip;
 	const u64 *gprs;
-	u64 gpr_buf[18];
 	u64 dla, dse, lat;
 	u64 tsc;
 	const u64 *lbr;		/* adaptive: FROM, TO, INFO each, newest first */
 	unsigned int lbr_nr;
 	unsigned int size;
+	u64 gpr_buf[18];
 };
 
-/* format 3's record */
+/*
+ * The size of the record at @at (below @top), and the counters it is for:
+ * what a walk of the buffer needs, without decoding the rest.
+ *
+ * Return: the size, or 0 where no whole record is there.
+ */
+static unsigned int record_peek(const struct x86_core_cpu *cpu, u64 at,
+				u64 top, u64 *counters)
+{
+	const struct pebs_basic *basic = (const void *)(unsigned long)at;
+	const struct pebs_record *rec = (const void *)(unsigned long)at;
+
+	if (cpu->core->desc.pebs_fmt < 4) {
+		if (top - at < sizeof(*rec))
+			return 0;
+		*counters = rec->status;
+		return sizeof(*rec);
+	}
+	if (top - at < sizeof(*basic) || basic->format_size < sizeof(*basic) ||
+	    basic->format_size > top - at)
+		return 0;
+	*counters = basic->applicable_counters;
+	return basic->format_size;
+}
+
 static void view_fmt3(struct pebs_view *v, const struct pebs_record *rec)
 {
-	memset(v, 0, sizeof(*v));
-	v->counters = rec->status;
 	v->eventing_ip = rec->real_ip;
 	v->next_ip = rec->ip;
 	v->gprs = &rec->flags;
@@ -563,24 +586,25 @@ static void view_fmt3(struct pebs_view *v, const struct pebs_record *rec)
 	v->dse = rec->dse;
 	v->lat = rec->lat;
 	v->tsc = rec->tsc;
-	v->size = sizeof(*rec);
+	v->lbr = NULL;
+	v->lbr_nr = 0;
 }
 
-/* an adaptive record: its groups in PEBS_DATA_CFG's order */
-static void view_adaptive(struct pebs_view *v, const void *at, u64 room)
+/* an adaptive record, whose size record_peek() found within the buffer */
+static void view_adaptive(struct pebs_view *v, const void *at)
 {
 	const struct pebs_basic *basic = at;
 	const void *next = basic + 1;
 
-	memset(v, 0, sizeof(*v));
-	v->size = basic->format_size;
-	if (v->size < sizeof(*basic) || v->size > room) {
-		v->size = 0;
-		return;
-	}
-	v->counters = basic->applicable_counters;
 	v->eventing_ip = basic->ip;
+	v->next_ip = 0;
+	v->gprs = NULL;
+	v->dla = 0;
+	v->dse = 0;
+	v->lat = 0;
 	v->tsc = basic->tsc;
+	v->lbr = NULL;
+	v->lbr_nr = 0;
 	if (basic->format_group & PEBS_DATACFG_MEMINFO) {
 		const struct pebs_meminfo *mem = next;
 
@@ -620,12 +644,18 @@ static void view_adaptive(struct pebs_view *v, const void *at, u64 room)
 	}
 }
 
-/* the registers at the record's instruction, as a sample reports them */
+/*
+ * The registers at the record's instruction, as a sample reports them:
+ * every field written (the GPRs zero where the record has none).
+ */
 static void record_regs(struct pt_regs *regs, const struct pebs_view *v,
 			const struct perf_event *event)
 {
-	memset(regs, 0, sizeof(*regs));
-	if (v->gprs) {
+	/* the fields set below, one by one: no memset on every record */
+	BUILD_BUG_ON(sizeof(*regs) != 21 * sizeof(long));
+	if (!v->gprs) {
+		memset(regs, 0, sizeof(*regs));
+	} else {
 		regs->flags = v->gprs[0] & ~PERF_EFLAGS_EXACT;
 		regs->ax = v->gprs[2];
 		regs->bx = v->gprs[3];
@@ -643,6 +673,7 @@ static void record_regs(struct pt_regs *regs, const struct pebs_view *v,
 		regs->r13 = v->gprs[15];
 		regs->r14 = v->gprs[16];
 		regs->r15 = v->gprs[17];
+		regs->orig_ax = 0;
 	}
 	/*
 	 * The instruction after the one that overflowed the counter; precise
@@ -654,12 +685,12 @@ static void record_regs(struct pt_regs *regs, const struct pebs_view *v,
 		regs->flags |= PERF_EFLAGS_EXACT;
 	}
 	if (regs->ip >= TASK_SIZE_MAX) {
-		regs->cs = __KERNEL_CS;
-		regs->ss = __KERNEL_DS;
+		regs->csx = __KERNEL_CS;
+		regs->ssx = __KERNEL_DS;
 	} else {
 		/* the task's own mode: a 32-bit task's records are 32-bit */
-		regs->cs = current->mm ? task_pt_regs(current)->cs : __USER_CS;
-		regs->ss = __USER_DS;
+		regs->csx = current->mm ? task_pt_regs(current)->cs : __USER_CS;
+		regs->ssx = __USER_DS;
 	}
 }
 
@@ -712,8 +743,14 @@ static int record_sample(struct x86_core_cpu *cpu, struct perf_event *event,
 			 const struct pebs_view *v, bool last)
 {
 	u64 reload = *reset_slot(&cpu->core->desc, event->hw.idx);
-	struct perf_sample_data data;
-	struct pt_regs regs;
+	/*
+	 * Not cleared on this path of every record: record_regs() fills
+	 * the registers, and the sample's fields are the ones set here and
+	 * those perf_prepare_sample() fills (a BPF program before it reads
+	 * the address as well).
+	 */
+	struct perf_sample_data data __uninitialized;
+	struct pt_regs regs __uninitialized;
 	u64 period;
 
 	period = x86_core_pebs_fold(cpu, event, reload);
@@ -721,6 +758,7 @@ static int record_sample(struct x86_core_cpu *cpu, struct perf_event *event,
 		return 0;
 	record_regs(&regs, v, event);
 	perf_sample_data_init(&data, 0, period);
+	data.addr = 0;
 	if (event->attr.sample_type & PERF_SAMPLE_ADDR) {
 		data.addr = v->dla;
 		data.sample_flags |= PERF_SAMPLE_ADDR;
@@ -733,8 +771,7 @@ static int record_sample(struct x86_core_cpu *cpu, struct perf_event *event,
 	 * from the TSC: a buffer's samples keep their own times.
 	 */
 	if ((event->attr.sample_type & PERF_SAMPLE_TIME) &&
-	    !event->attr.use_clockid && using_native_sched_clock() &&
-	    sched_clock_stable()) {
+	    !event->attr.use_clockid && cpu->pebs.tsc_clock) {
 		data.time = native_sched_clock_from_tsc(v->tsc);
 		data.sample_flags |= PERF_SAMPLE_TIME;
 	}
@@ -768,15 +805,11 @@ static void view_at(const struct x86_core_cpu *cpu, struct pebs_view *v,
 {
 	const void *rec = (const void *)(unsigned long)at;
 
-	if (cpu->core->desc.pebs_fmt >= 4) {
-		if (top - at < sizeof(struct pebs_basic))
-			v->size = 0;
-		else
-			view_adaptive(v, rec, top - at);
+	v->size = record_peek(cpu, at, top, &v->counters);
+	if (!v->size)
 		return;
-	}
-	if (top - at < sizeof(struct pebs_record))
-		v->size = 0;
+	if (cpu->core->desc.pebs_fmt >= 4)
+		view_adaptive(v, rec);
 	else
 		view_fmt3(v, rec);
 }
@@ -801,22 +834,23 @@ int x86_pebs_drain(struct x86_core_cpu *cpu)
 	unsigned long bits, stop = 0, took = 0;
 	u64 last[X86_CORE_NR_IDX] = {};
 	struct perf_event *event;
+	unsigned int idx, size;
 	struct pebs_view v;
-	unsigned int idx;
-	u64 at, top;
+	u64 at, top, counters;
 	int n = 0;
 
 	if (cpu->pebs.draining || !ds->pebs_buffer_base)
 		return 0;
 	cpu->pebs.draining = true;
 	barrier();
+	cpu->pebs.tsc_clock = using_native_sched_clock() && sched_clock_stable();
 	top = READ_ONCE(ds->pebs_index);
 	/* each counter's last record */
-	for (at = ds->pebs_buffer_base; at < top; at += v.size) {
-		view_at(cpu, &v, at, top);
-		if (!v.size)
+	for (at = ds->pebs_buffer_base; at < top; at += size) {
+		size = record_peek(cpu, at, top, &counters);
+		if (!size)
 			break;
-		bits = v.counters & mine;
+		bits = counters & mine;
 		for_each_set_bit(idx, &bits, X86_CORE_NR_IDX)
 			last[idx] = at;
 	}

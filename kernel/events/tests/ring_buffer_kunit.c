@@ -3,7 +3,8 @@
  * KUnit suite of the ring buffer (ring_buffer.c): records written through
  * perf_output_begin/copy/end on a bare event with a one-page buffer, read
  * back the way user space reads them.  Covers wrap at the end of the data
- * area, the room left by data_tail, lost records and their PERF_RECORD_LOST,
+ * area (of raw records, and of samples' leading fields written by
+ * output.c), the room left by data_tail, lost records and their PERF_RECORD_LOST,
  * overwrite and backward buffers, nested writers and PAUSE_OUTPUT; and the
  * AUX area of aux.c as a PMU driver writes it.
  *
@@ -254,8 +255,57 @@ static void rb_backward_test(struct kunit *test)
 	}
 }
 
+/*
+ * Samples whose leading fields (header to PERIOD) straddle the end of the
+ * data area read back whole, in their ABI order, as those that do not.
+ */
+static void rb_sample_wrap_test(struct kunit *test)
+{
+	struct rb_fixture *f = test->priv;
+	struct perf_event *event = f->event;
+	struct perf_sample_data data;
+	u64 pos = 0, rec[9], cpu;
+	int i, wrapped = 0;
+
+	event->attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+				  PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+				  PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+				  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	perf_event_sizes_init(event);
+	for (i = 0; i < 200; i++) {
+		preempt_disable();
+		perf_sample_data_init(&data, 0x1000 + i, 100 + i);
+		/* a PMU's own time stamp: the bare event has no clock */
+		data.time = 5000 + i;
+		data.sample_flags |= PERF_SAMPLE_TIME;
+		KUNIT_ASSERT_EQ(test, perf_event_output(event, &data, NULL), 0);
+		cpu = smp_processor_id();
+		preempt_enable();
+		KUNIT_ASSERT_EQ(test, rb_head(f->rb), pos + sizeof(rec));
+		if ((pos & (f->rb->size - 1)) + sizeof(rec) > f->rb->size)
+			wrapped++;
+		rb_read(f->rb, pos, rec, sizeof(rec));
+		KUNIT_EXPECT_EQ(test, rec[0] & 0xffffffff,
+				(u64)PERF_RECORD_SAMPLE);
+		KUNIT_EXPECT_EQ(test, rec[0] >> 48, (u64)sizeof(rec));
+		KUNIT_EXPECT_EQ(test, rec[1], 42ULL);		/* IDENTIFIER */
+		KUNIT_EXPECT_EQ(test, rec[2], 0ULL);		/* IP: no regs */
+		KUNIT_EXPECT_EQ(test, rec[3], 5000ULL + i);	/* TIME */
+		KUNIT_EXPECT_EQ(test, rec[4], 0x1000ULL + i);	/* ADDR */
+		KUNIT_EXPECT_EQ(test, rec[5], 42ULL);		/* ID */
+		KUNIT_EXPECT_EQ(test, rec[6], 42ULL);		/* STREAM_ID */
+		KUNIT_EXPECT_EQ(test, rec[7], cpu);		/* CPU, 0 */
+		KUNIT_EXPECT_EQ(test, rec[8], 100ULL + i);	/* PERIOD */
+		pos += sizeof(rec);
+		rb_consume(f->rb, pos);
+	}
+	/* 72 does not divide 4096: some samples did straddle the end */
+	KUNIT_EXPECT_GT(test, wrapped, 0);
+}
+
 static struct kunit_case rb_cases[] = {
 	KUNIT_CASE(rb_wrap_test),
+	KUNIT_CASE(rb_sample_wrap_test),
 	KUNIT_CASE(rb_lost_test),
 	KUNIT_CASE(rb_nested_test),
 	KUNIT_CASE(rb_copy_beyond_room_test),

@@ -1180,7 +1180,7 @@ static void perf_x86_core_model_repack(struct kunit *test)
 {
 	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
 	struct x86_pmu_model_event br = model_branches(t);
-	struct perf_event *branch[2], *l2[4];
+	struct perf_event *branch[2], *l2[4], *extra;
 	unsigned int i;
 
 	for (i = 0; i < 2; i++)
@@ -1206,7 +1206,19 @@ static void perf_x86_core_model_repack(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		x86_core_read(&t->cpu, branch[i]);
 		KUNIT_EXPECT_EQ(test, local64_read(&branch[i]->count), 150);
+		/* the constraint went along with the event */
+		KUNIT_EXPECT_EQ(test, t->cpu.allowed[branch[i]->hw.idx],
+				x86_core_constraint(&t->core.desc,
+						    branch[i]->hw.config));
 	}
+	/* a fifth that may use only counters 0-3: no room, nothing moves */
+	extra = raw_event(t, 0x2124, 0);
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, extra), 0);
+	KUNIT_EXPECT_EQ(test, x86_core_add_group(&t->cpu, &extra, 1), -EAGAIN);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_LT(test, l2[i]->hw.idx, 4);
+	KUNIT_EXPECT_GE(test, branch[0]->hw.idx, 4);
+	KUNIT_EXPECT_GE(test, branch[1]->hw.idx, 4);
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
 }
 
