@@ -295,7 +295,8 @@ static bool global_all(const struct x86_core_cpu *cpu)
  *
  * Intel: every counter, and the topdown metrics where there are (each
  * counter counts when its own control enables it, as stock leaves the
- * MSR); AMD: the started counters and the odd counters of placed pairs.
+ * MSR), but those of events that exclude the host; AMD: the started
+ * counters and the odd counters of placed pairs.
  *
  * Return: the value.
  */
@@ -311,7 +312,7 @@ u64 x86_core_global_on(const struct x86_core_cpu *cpu)
 		val |= GENMASK_ULL(desc->num_gp - 1, 0);
 	if (desc->metrics)
 		val |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
-	return val;
+	return val & ~cpu->guest_only;
 }
 
 static void write_global(struct x86_core_cpu *cpu, u64 val)

@@ -349,6 +349,14 @@ static u64 pair_bit(const struct x86_core_desc *desc,
 	return x86_core_merge_pair(desc, event->hw.config) ? BIT_ULL(idx + 1) : 0;
 }
 
+/* the counter of an event that counts in guests only (Intel) */
+static u64 guest_only_bit(const struct x86_core_desc *desc,
+			  const struct perf_event *event, int idx)
+{
+	return desc->vendor == X86_CORE_INTEL && event->attr.exclude_host ?
+	       BIT_ULL(idx) : 0;
+}
+
 /* point @event's MSR fields at counter @idx */
 static void place(const struct x86_core_desc *desc, struct perf_event *event,
 		  unsigned int idx)
@@ -394,6 +402,7 @@ static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
 		x86_core_stop(cpu, event, true);
 		cpu->events[idx] = NULL;
 		cpu->used &= ~BIT_ULL(idx);
+		cpu->guest_only &= ~BIT_ULL(idx);
 		cpu->merged &= ~pair_bit(desc, event, idx);
 	}
 	for (i = 0; i < n; i++) {
@@ -404,6 +413,7 @@ static void move_placed(struct x86_core_cpu *cpu, struct perf_event **placed,
 		cpu->events[assign[i]] = event;
 		cpu->allowed[assign[i]] = allowed[i];
 		cpu->used |= BIT_ULL(assign[i]);
+		cpu->guest_only |= guest_only_bit(desc, event, assign[i]);
 		cpu->merged |= pair_bit(desc, event, assign[i]);
 		if (was_running[i])
 			x86_core_start(cpu, event);
@@ -556,6 +566,7 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 		cpu->events[assign[i]] = events[i];
 		cpu->allowed[assign[i]] = allowed[i];
 		cpu->used |= BIT_ULL(assign[i]);
+		cpu->guest_only |= guest_only_bit(desc, events[i], assign[i]);
 		cpu->merged |= pair_bit(desc, events[i], assign[i]);
 		if (x86_core_has_lbr(events[i]))
 			x86_lbr_placed(cpu, events[i]);
@@ -584,6 +595,7 @@ void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event)
 		x86_lbr_release(cpu, event);
 	cpu->events[idx] = NULL;
 	cpu->used &= ~BIT_ULL(idx);
+	cpu->guest_only &= ~BIT_ULL(idx);
 	cpu->merged &= ~pair_bit(&cpu->core->desc, event, idx);
 	event->hw.idx = -1;
 	perf_event_update_userpage(event);

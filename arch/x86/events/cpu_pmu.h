@@ -385,6 +385,9 @@ struct x86_pebs_cpu {
  * @allowed: the counters each of them may use (its constraint), by the
  *	same index.
  * @used: counter indices assigned to an event.
+ * @guest_only: Intel: of those, the counters of events that exclude the
+ *	host, left out of the host's global control (they count in guests
+ *	only, when KVM's VM entry switches to perf_guest_get_msrs()' value).
  * @running: counter indices started (counting whenever the PMU is on).
  * @enabled: the PMU is on (pmu_enable); off between pmu_disable and
  *	pmu_enable, and in the PMI.
@@ -406,6 +409,7 @@ struct x86_core_cpu {
 	struct perf_event *events[X86_CORE_NR_IDX];
 	u64 allowed[X86_CORE_NR_IDX];
 	u64 used;
+	u64 guest_only;
 	u64 running;
 	bool enabled;
 	bool hg_bits;

@@ -100,7 +100,8 @@ EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
  *
  * Intel with a global control: the host's counters that exclude guests
  * stop at VM entry and start again at exit, and so do its PEBS counters,
- * with PEBS off in the guest.  Called with IRQs off.
+ * with PEBS off in the guest; those of events that exclude the host
+ * count in the guest only.  Called with IRQs off.
  *
  * Return: this CPU's entries, for MSR_CORE_PERF_GLOBAL_CTRL (*@nr = 1)
  * and with PEBS for MSR_IA32_PEBS_ENABLE (*@nr = 2), or NULL (*@nr = 0)
@@ -111,7 +112,7 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 	struct x86_core_driver *drv = x86_core_native();
 	struct x86_core_driver_cpu *cpu;
 	unsigned long running;
-	u64 host, no_guest = 0;
+	u64 host, guest, no_guest = 0;
 	unsigned int idx;
 
 	*nr = 0;
@@ -125,6 +126,9 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 			no_guest |= BIT_ULL(idx);
 	host = cpu->counters.enabled ?
 	       x86_core_global_on(&cpu->counters) : 0;
+	/* the counters of events that exclude the host count in guests */
+	guest = cpu->counters.enabled ?
+		host | cpu->counters.guest_only : 0;
 	/*
 	 * PEBS counters neither count nor write records in a guest: the
 	 * assist would write the host's buffer through the guest's page
@@ -136,7 +140,7 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 	cpu->guest_msr[0] = (struct perf_guest_switch_msr) {
 		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
 		.host	= host,
-		.guest	= host & ~no_guest,
+		.guest	= guest & ~no_guest,
 	};
 	*nr = 1;
 	if (drv->core.desc.pebs_fmt) {

@@ -823,6 +823,42 @@ static void perf_x86_core_exclude_guest(struct kunit *test)
 }
 
 /*
+ * Intel: an event that excludes the host counts in guests only: its
+ * counter is left out of the host's global control (as stock's is), and
+ * comes back in when it leaves; the others count on.
+ */
+static void perf_x86_core_exclude_host(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct perf_event *guest = new_event(t, HW, PERF_COUNT_HW_CPU_CYCLES, 0);
+	struct perf_event *host;
+	u64 all;
+
+	x86_core_enable(&t->cpu);
+	all = model_msr(t, MSR_CORE_PERF_GLOBAL_CTRL);
+	x86_core_disable(&t->cpu);
+	guest->attr.exclude_host = 1;
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, guest), 0);
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &guest, 1), 0);
+	x86_core_start(&t->cpu, guest);
+	host = run_event(t, PERF_COUNT_HW_CPU_CYCLES, 0, false, false);
+	KUNIT_EXPECT_EQ(test, t->cpu.guest_only, BIT_ULL(guest->hw.idx));
+	x86_core_enable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_CORE_PERF_GLOBAL_CTRL),
+			all & ~BIT_ULL(guest->hw.idx));
+	x86_pmu_model_count(t->m, &t->fx->cycles, true, 42);
+	x86_core_disable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, count_of(t, guest), 0);
+	KUNIT_EXPECT_EQ(test, count_of(t, host), 42);
+	x86_core_del(&t->cpu, guest);
+	KUNIT_EXPECT_EQ(test, t->cpu.guest_only, 0);
+	x86_core_enable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_CORE_PERF_GLOBAL_CTRL), all);
+	x86_core_disable(&t->cpu);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
+
+/*
  * A sampling event: the counter is armed at minus the period, so it wraps
  * at its width (2^48 on most parts) as the period ends; one PMI, one
  * sample, the counter armed again at minus the period, the status
@@ -1832,6 +1868,7 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_core_enable_msrs, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_core_exclude, x86_pmu_fixture_gen_params),
 	KUNIT_CASE(perf_x86_core_exclude_guest),
+	KUNIT_CASE(perf_x86_core_exclude_host),
 	KUNIT_CASE_PARAM(perf_x86_core_overflow_gp, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_core_overflow_fixed, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_core_count_wrap, x86_pmu_fixture_gen_params),
