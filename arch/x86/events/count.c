@@ -449,8 +449,11 @@ void x86_core_start(struct x86_core_cpu *cpu, struct perf_event *event)
 	int idx = hwc->idx;
 
 	hwc->state = 0;
-	/* a metric has no counter: it reads its leader's (topdown.c) */
-	if (x86_core_is_metric(event))
+	/*
+	 * a metric has no counter: it reads its leader's (topdown.c); the
+	 * guest LBR event none at all
+	 */
+	if (x86_core_is_metric(event) || x86_core_is_vlbr(event))
 		return;
 	set_period(cpu, event);
 	/* Intel's records go on before the counter, AMD's after (as stock) */
@@ -494,6 +497,10 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 	const struct x86_hw *hw = cpu->core->hw;
 	int idx = hwc->idx;
 
+	if (x86_core_is_vlbr(event)) {
+		hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+		return;
+	}
 	if (x86_core_is_metric(event)) {
 		if (update_count)
 			x86_topdown_read(cpu);
@@ -608,7 +615,8 @@ void x86_core_read(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	if (x86_core_is_metric(event)) {
 		x86_topdown_read(cpu);
-	} else if (!(event->hw.state & PERF_HES_STOPPED)) {
+	} else if (!(event->hw.state & PERF_HES_STOPPED) &&
+		   !x86_core_is_vlbr(event)) {
 		/* the periods of its records not yet drained count too */
 		if (event->hw.flags & X86_CORE_FLAG_PEBS_LARGE)
 			x86_pebs_flush(cpu);

@@ -279,6 +279,8 @@ static int group_member(const struct x86_core_pmu *core,
 		t->lbr = true;
 		t->lbr_select = member->hw.branch_reg.config;
 	}
+	if (x86_core_is_vlbr(member))
+		return 0;
 	if (x86_core_is_metric(member)) {
 		field = x86_topdown_field(member);
 		if (t->metrics & BIT(field))
@@ -481,6 +483,24 @@ static int repack(struct x86_core_cpu *cpu, const u64 *new_evsel,
 	return 0;
 }
 
+/*
+ * KVM's guest LBR event goes on at the index stock gives it, with no
+ * counter (nothing uses the index but the user page's rdpmc index, 0), and
+ * lends the guest the LBRs where it asked for a branch stack.
+ */
+static void place_vlbr(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->idx = INTEL_PMC_IDX_FIXED_VLBR;
+	hwc->config_base = 0;
+	hwc->event_base = 0;
+	hwc->event_base_rdpmc = -1;
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (x86_core_has_lbr(event))
+		x86_lbr_lend(cpu, event);
+}
+
 /**
  * x86_core_add_group - put events on a CPU's free counters, all or none
  * @cpu: this CPU's counters
@@ -505,10 +525,20 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 	u64 allowed[X86_CORE_NR_IDX] __uninitialized;
 	int assign[X86_CORE_NR_IDX] __uninitialized;
 	int reg[X86_CORE_NR_IDX] __uninitialized;
+	struct perf_event *vlbr = NULL;
 	int ret = 0;
 
-	/* metrics take no counter: set apart, placed after their leader */
+	/*
+	 * metrics take no counter: set apart, placed after their leader;
+	 * so is KVM's guest LBR event, which takes only the LBRs
+	 */
 	for (i = 0; i < n; i++) {
+		if (x86_core_is_vlbr(events[i])) {
+			if (vlbr)
+				return -EAGAIN;
+			vlbr = events[i];
+			continue;
+		}
 		if (!x86_core_is_metric(events[i])) {
 			if (nr == ARRAY_SIZE(ctr))
 				return -EAGAIN;
@@ -527,6 +557,8 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 	}
 	events = ctr;
 	n = nr;
+	if (vlbr && x86_core_has_lbr(vlbr) && x86_lbr_take(cpu, vlbr))
+		return -EAGAIN;
 	/* extra registers first: they may change which event is programmed */
 	for (i = 0; i < n; i++) {
 		evsel[i] = events[i]->hw.config;
@@ -557,6 +589,8 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 				x86_lbr_untake(cpu, events[j]);
 		while (i--)
 			x86_extra_untake(cpu->extra, events[i], reg[i]);
+		if (vlbr && x86_core_has_lbr(vlbr))
+			x86_lbr_untake(cpu, vlbr);
 		return ret;
 	}
 	for (i = 0; i < n; i++) {
@@ -573,6 +607,8 @@ int x86_core_add_group(struct x86_core_cpu *cpu, struct perf_event **events,
 	}
 	for (i = 0; i < nr_metrics; i++)
 		x86_topdown_place(cpu, metrics[i], false);
+	if (vlbr)
+		place_vlbr(cpu, vlbr);
 	return 0;
 }
 
@@ -587,6 +623,13 @@ void x86_core_del(struct x86_core_cpu *cpu, struct perf_event *event)
 
 	if (x86_core_is_metric(event)) {
 		x86_topdown_del(cpu, event);
+		return;
+	}
+	if (x86_core_is_vlbr(event)) {
+		if (x86_core_has_lbr(event))
+			x86_lbr_release(cpu, event);
+		event->hw.idx = -1;
+		perf_event_update_userpage(event);
 		return;
 	}
 	x86_core_stop(cpu, event, true);

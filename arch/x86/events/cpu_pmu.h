@@ -119,6 +119,7 @@
 #define X86_CORE_FLAG_TD_SLOTS	BIT(1)	/* counting slots, metrics leader */
 #define X86_CORE_FLAG_PEBS	BIT(2)	/* precise: sampled by PEBS records */
 #define X86_CORE_FLAG_PEBS_LARGE BIT(3)	/* ... a buffer of them a PMI */
+#define X86_CORE_FLAG_VLBR	BIT(4)	/* KVM's guest LBR event: no counter */
 
 /*
  * A software bit of hw.config, never written to a control MSR: the event
@@ -525,6 +526,17 @@ static inline bool x86_core_is_metric(const struct perf_event *event)
 	return event->hw.flags & X86_CORE_FLAG_METRIC;
 }
 
+/*
+ * KVM's guest LBR event (INTEL_FIXED_VLBR_EVENT, on an Intel model with
+ * LBRs): it counts nothing and takes no counter, only the LBRs, which
+ * its vCPU's guest programs and KVM passes through while it is placed
+ * (intel_lbr.c).
+ */
+static inline bool x86_core_is_vlbr(const struct perf_event *event)
+{
+	return event->hw.flags & X86_CORE_FLAG_VLBR;
+}
+
 /* amd_lbr.c */
 u64 x86_amd_lbr_unsupported(void);
 void x86_amd_lbr_reset(struct x86_core_cpu *cpu);
@@ -543,6 +555,7 @@ int x86_lbr_take(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_untake(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_event_destroy(struct perf_event *event);
 void x86_lbr_placed(struct x86_core_cpu *cpu, struct perf_event *event);
+void x86_lbr_lend(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_release(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_start(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_lbr_stop(struct x86_core_cpu *cpu, struct perf_event *event);

@@ -728,6 +728,15 @@ int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event)
 	hwc->config = evsel | x86_core_filter_bits(&core->desc, attr);
 	hwc->idx = -1;
 	hwc->flags = 0;
+	/*
+	 * KVM's guest LBR event: the LBRs for the guest, whose own filter
+	 * LBR_SELECT holds (0 from the host); it counts nothing.
+	 */
+	if (core->desc.vendor == X86_CORE_INTEL && core->desc.lbr_nr &&
+	    (evsel & INTEL_ARCH_EVENT_MASK) == INTEL_FIXED_VLBR_EVENT) {
+		hwc->flags |= X86_CORE_FLAG_VLBR;
+		hwc->branch_reg.config = 0;
+	}
 	ret = x86_topdown_event_init(core, event);
 	if (!ret && attr->precise_ip)
 		ret = x86_pebs_event_init(core, event);

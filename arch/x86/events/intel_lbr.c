@@ -40,7 +40,10 @@
  * started event records, DEBUGCTL.LBR is set, with FREEZE_LBRS_ON_PMI (the
  * ring stops at the PMI, and acknowledging the PMI's LBR_Frz status bit
  * lets it go on) but in call-stack mode; the PMI's first sample with a
- * branch stack reads the ring.
+ * branch stack reads the ring.  KVM's guest LBR event takes the ring for
+ * its vCPU's guest, which programs it: placed, it leaves the filter at 0
+ * and recording off, and its task's records are kept across switches as
+ * a call-stack event's are.
  *
  * Locking: as count.c, every function taking a struct x86_core_cpu runs
  * on its CPU with IRQs off or in its PMI (cpu_pmu.h).  event_init only
@@ -415,6 +418,21 @@ static void lbr_switch_to(struct x86_core_cpu *cpu, struct perf_event *event)
 void x86_lbr_placed(struct x86_core_cpu *cpu, struct perf_event *event)
 {
 	lbr_switch_to(cpu, event);
+}
+
+/**
+ * x86_lbr_lend - KVM's guest LBR event goes on: the LBRs are its guest's
+ * @cpu: this CPU's counters
+ * @event: the guest LBR event, taken by x86_lbr_take()
+ *
+ * The vCPU task's records come back (or a cleared ring), and the filter
+ * is the guest's: 0 from the host, which neither turns recording on (the
+ * guest's DEBUGCTL, which VM entry loads, does) nor reads the records.
+ */
+void x86_lbr_lend(struct x86_core_cpu *cpu, struct perf_event *event)
+{
+	lbr_switch_to(cpu, event);
+	write_select(cpu, cpu->lbr.select);
 }
 
 /**

@@ -4,7 +4,7 @@
  * about virtualization and the local APIC: KVM's questions (the host
  * PMU's capabilities, the event select of a generic event, the MSRs to
  * switch around a guest's run, AMD's SVM going on and off on a CPU, the
- * LBR stack, of which there is none), the LVTPC entry of each local APIC
+ * LBR stack lent to guests), the LVTPC entry of each local APIC
  * as it is set up, and a late microcode load.
  *
  * Locking: the driver is found through x86_core_native(), set once at
@@ -209,15 +209,27 @@ EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
  * x86_perf_get_lbr - describe the host's LBR stack
  * @lbr: filled in
  *
- * An empty stack (no entries, no MSRs), so KVM offers its guests no
- * LBRs: the host's records (intel_lbr.c) are not lent to guests, as KVM's
- * guest LBR event (INTEL_FIXED_VLBR_EVENT) is not built.
+ * For KVM, which lends a guest the LBRs through its guest LBR event
+ * (INTEL_FIXED_VLBR_EVENT, intel_lbr.c) and passes the record MSRs
+ * through meanwhile: their number and first MSRs (the From, To and Info
+ * registers of the model-specific LBRs the model layer drives), with
+ * call-stack mode.  Empty without them (AMD, or a model without LBRs).
  *
  * Context: any.
  */
 void x86_perf_get_lbr(struct x86_pmu_lbr *lbr)
 {
+	struct x86_core_driver *drv = x86_core_native();
+
 	memset(lbr, 0, sizeof(*lbr));
+	if (!drv || drv->core.desc.vendor != X86_CORE_INTEL ||
+	    !drv->core.desc.lbr_nr)
+		return;
+	lbr->nr = drv->core.desc.lbr_nr;
+	lbr->from = MSR_LBR_NHM_FROM;
+	lbr->to = MSR_LBR_NHM_TO;
+	lbr->info = MSR_LBR_INFO_0;
+	lbr->has_callstack = true;
 }
 EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
 #endif

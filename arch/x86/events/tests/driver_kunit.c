@@ -12,7 +12,8 @@
  * and the counter re-armed, frequency mode, suspend and resume (the
  * model loses its MSRs), the period the NMI watchdog asks for, the
  * rdpmc index and width of the user page, the sysfs attributes, AMD's
- * HostOnly bit while SVM is off, Intel's freeze_on_smi (IA32_DEBUGCTL).
+ * HostOnly bit while SVM is off, Intel's freeze_on_smi (IA32_DEBUGCTL),
+ * and the LBRs KVM is told of.
  *
  * Locking: the model has none; everything that reaches it runs on the
  * pinned CPU with IRQs off (the core's callbacks, and the test's own
@@ -631,6 +632,32 @@ static void perf_x86_driver_freeze_on_smi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
 }
 
+/*
+ * What KVM is told of the host's LBRs (virt.c): the model-specific LBRs
+ * of the driver this kernel booted with, with call-stack mode, or none
+ * (AMD, or an Intel part without them).
+ */
+static void perf_x86_driver_kvm_lbr(struct kunit *test)
+{
+	struct x86_core_driver *native = x86_core_native();
+	struct x86_pmu_lbr lbr;
+
+	memset(&lbr, 0xff, sizeof(lbr));
+	x86_perf_get_lbr(&lbr);
+	if (!native || native->core.desc.vendor != X86_CORE_INTEL ||
+	    !native->core.desc.lbr_nr) {
+		KUNIT_EXPECT_EQ(test, lbr.nr, 0);
+		KUNIT_EXPECT_EQ(test, lbr.from, 0);
+		KUNIT_EXPECT_FALSE(test, lbr.has_callstack);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, lbr.nr, native->core.desc.lbr_nr);
+	KUNIT_EXPECT_EQ(test, lbr.from, MSR_LBR_NHM_FROM);
+	KUNIT_EXPECT_EQ(test, lbr.to, MSR_LBR_NHM_TO);
+	KUNIT_EXPECT_EQ(test, lbr.info, MSR_LBR_INFO_0);
+	KUNIT_EXPECT_TRUE(test, lbr.has_callstack);
+}
+
 static struct kunit_case perf_x86_driver_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_driver_count, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_driver_overcommit, x86_pmu_fixture_gen_params),
@@ -642,6 +669,7 @@ static struct kunit_case perf_x86_driver_cases[] = {
 	KUNIT_CASE(perf_x86_driver_svm_off),
 	KUNIT_CASE(perf_x86_driver_sysfs),
 	KUNIT_CASE(perf_x86_driver_freeze_on_smi),
+	KUNIT_CASE(perf_x86_driver_kvm_lbr),
 	{}
 };
 

@@ -7,8 +7,8 @@
  * holds a kernel address, not even the source of a return from a system
  * call; a task never finds another task's branches in its stack; Intel's
  * call-stack mode gives the calls the sample is nested in (AMD has none:
- * EOPNOTSUPP).  Where the PMU has no branch stack, asking for one is
- * EOPNOTSUPP.
+ * EOPNOTSUPP); Intel's guest LBR event counts nothing.  Where the PMU has
+ * no branch stack, asking for one is EOPNOTSUPP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -541,6 +541,43 @@ TEST_F(lbr, kernel_branches_need_the_right)
 	ASSERT_EQ(waitpid(child, &status, 0), child);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(WEXITSTATUS(status), EACCES);
+}
+
+/*
+ * Intel: KVM's guest LBR event (raw 0x1b00, INTEL_FIXED_VLBR_EVENT) lends
+ * the LBRs to a vCPU's guest and counts nothing, opened from user space
+ * too, with KVM's attributes or without a branch stack (stock's answers
+ * on the emulated Skylake-SP).
+ */
+TEST_F(lbr, guest_lbr_event_counts_nothing)
+{
+	static const __u64 types[] = {
+		PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER,
+		0,
+	};
+	struct perf_event_attr attr;
+	__u64 v[3];
+	int fd;
+
+	if (!self->depth || cpu_is_amd())
+		SKIP(return, "no Intel LBRs");
+	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
+		pmu_counting_attr(&attr, PERF_TYPE_RAW, 0x1b00);
+		attr.exclude_host = 1;
+		attr.pinned = 1;
+		if (types[i]) {
+			attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+			attr.branch_sample_type = types[i];
+		}
+		fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		ASSERT_LE(0, fd) TH_LOG("branch types %#llx: errno %d",
+					(unsigned long long)types[i], errno);
+		burn(5);
+		ASSERT_EQ(sizeof(v), read(fd, v, sizeof(v)));
+		EXPECT_EQ(0, v[0]);
+		EXPECT_LT(0, v[1]);
+		close(fd);
+	}
 }
 
 TEST_HARNESS_MAIN
