@@ -651,6 +651,86 @@ TEST_F(attacker, kernel_branch_stack_implied)
 	EXPECT_EQ(EOPNOTSUPP, got) TH_LOG("got %s", strerror(got));
 }
 
+#define VLBR_COUNTED	200	/* the child's answer: it counted something */
+#define VLBR_SAMPLED	201	/* ... or a record reached its ring */
+
+/*
+ * Raw event 0x1b00 on an Intel CPU with LBRs is the event KVM opens to
+ * lend a guest the LBRs (INTEL_FIXED_VLBR_EVENT).  Any user may open it
+ * on their own task: it takes the CPU's LBRs while the task runs, but
+ * counts nothing, never overflows and records no branch on the host, so
+ * a sampling one fills no ring.  Kernel branches are checked as for any
+ * branch stack (EACCES at paranoid 2).
+ */
+static int vlbr_child(void *arg)
+{
+	const struct perf_event_attr *want = arg;
+	struct perf_event_mmap_page *page;
+	struct perf_event_attr attr;
+	size_t len = 9 * sysconf(_SC_PAGESIZE);
+	__u64 count = 0;
+	int fd, ret = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = 0x1b00;
+	attr.exclude_host = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = want->exclude_hv;
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = want->branch_sample_type;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return errno;
+	page = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (page == MAP_FAILED) {
+		ret = errno;
+		goto out;
+	}
+	burn_cpu_ms(50);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		ret = errno;
+	else if (count)
+		ret = VLBR_COUNTED;
+	else if (page->data_head)
+		ret = VLBR_SAMPLED;
+	munmap(page, len);
+out:
+	close(fd);
+	return ret;
+}
+
+TEST_F(attacker, guest_lbr_event)
+{
+	struct perf_event_attr want = {
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				      PERF_SAMPLE_BRANCH_USER,
+		.exclude_hv = 1,
+	};
+	int got;
+
+	if (!cpu_pmu_cap("branches") || !cpu_vendor_is("GenuineIntel"))
+		SKIP(return, "no Intel LBRs");
+	ASSERT_EQ(0, write_int_file(PARANOID, 2));
+	got = as_nobody(NO_CAPS, vlbr_child, &want);
+	EXPECT_EQ(0, got) TH_LOG("user branches: %d", got);
+	want.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK |
+				  PERF_SAMPLE_BRANCH_USER;
+	got = as_nobody(NO_CAPS, vlbr_child, &want);
+	EXPECT_EQ(0, got) TH_LOG("user call stack: %d", got);
+	want.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_KERNEL;
+	got = as_nobody(NO_CAPS, vlbr_child, &want);
+	EXPECT_EQ(EACCES, got) TH_LOG("kernel branches: %d", got);
+	/* the hypervisor's branches, the event's levels not excluding it */
+	want.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	want.exclude_hv = 0;
+	got = as_nobody(NO_CAPS, vlbr_child, &want);
+	EXPECT_EQ(EACCES, got) TH_LOG("implied levels: %d", got);
+}
+
 /*
  * Precise samples (PEBS) are the CPU's records of the instruction: one
  * of the kernel's holds kernel registers and addresses.  Asking for them

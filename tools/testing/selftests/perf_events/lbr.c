@@ -34,22 +34,10 @@ static long lbr_depth(void)
 	return cpu_pmu_cap("branches");
 }
 
-/* an AMD CPU (/proc/cpuinfo's vendor): its LBR stack's rules are its own */
+/* an AMD CPU: its LBR stack's rules are its own */
 static bool cpu_is_amd(void)
 {
-	char line[256];
-	bool amd = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "vendor_id", 9)) {
-			amd = strstr(line, "AuthenticAMD");
-			break;
-		}
-	fclose(f);
-	return amd;
+	return cpu_vendor_is("AuthenticAMD");
 }
 
 /* a sampling event of this task's user instructions with a branch stack */

@@ -201,6 +201,24 @@ static inline int read_int_file(const char *path, long *val)
 	return ret;
 }
 
+/* Whether /proc/cpuinfo's first vendor_id line names @vendor. */
+static inline bool cpu_vendor_is(const char *vendor)
+{
+	char line[256];
+	bool is = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "vendor_id", 9)) {
+			is = strstr(line, vendor);
+			break;
+		}
+	fclose(f);
+	return is;
+}
+
 /* A capability of the cpu PMU (its caps/@name file); 0 where it has none. */
 static inline long cpu_pmu_cap(const char *name)
 {
