@@ -746,7 +746,7 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 		if (was_enabled)
 			x86_core_disable(cpu);
 		/* PEBS counters report by records, not by their own bit */
-		found = status & cpu->running & ~cpu->pebs.enabled;
+		found = status & cpu->running & ~x86_pebs_on(cpu);
 		/* the records, frozen at the PMI: read by the first sample */
 		cpu->lbr.snapped = false;
 		if (status & GLOBAL_STATUS_BUFFER_OVF)

@@ -636,6 +636,17 @@ static inline bool x86_core_is_pebs(const struct perf_event *event)
 	return event->hw.flags & X86_CORE_FLAG_PEBS;
 }
 
+/*
+ * The counters whose PEBS is on: IA32_PEBS_ENABLE's bits 32 and up are
+ * load latency on general counters before adaptive PEBS, fixed counters
+ * with it
+ */
+static inline u64 x86_pebs_on(const struct x86_core_cpu *cpu)
+{
+	return cpu->pebs.enabled &
+	       (cpu->core->desc.pebs_fmt >= 4 ? ~0ULL : GENMASK_ULL(31, 0));
+}
+
 /* the events of a CPU's with a branch stack (Intel's or AMD's) */
 static inline bool x86_core_has_lbr(const struct perf_event *event)
 {

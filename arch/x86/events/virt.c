@@ -135,8 +135,7 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 	 * tables.  Bits 32 and up are load latency before adaptive PEBS,
 	 * the fixed counters with it.
 	 */
-	no_guest |= cpu->counters.pebs.enabled &
-		    (drv->core.desc.pebs_fmt >= 4 ? ~0ULL : GENMASK_ULL(31, 0));
+	no_guest |= x86_pebs_on(&cpu->counters);
 	cpu->guest_msr[0] = (struct perf_guest_switch_msr) {
 		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
 		.host	= host,

@@ -372,4 +372,54 @@ TEST_F(pebs, no_other_task_samples)
 }
 #endif
 
+/*
+ * Load latency (0x1cd with a threshold in config1) at level 2 on the
+ * first general counter, and beside it an ordinary sampling event of this
+ * task's instructions, on the first fixed counter where there is one:
+ * the latter samples on as alone (on Skylake, PEBS_ENABLE's load latency
+ * bit of general counter 0 is bit 32, the first fixed counter's number in
+ * the global status).  Skipped where the part refuses load latency alone
+ * (Sapphire Rapids wants its auxiliary event as leader).
+ */
+TEST_F(pebs, sampling_beside_load_latency)
+{
+	struct perf_event_attr ldlat, attr;
+	struct pebs_run r;
+	struct perf_map m;
+	int lfd, fd;
+
+	if (self->max < 2)
+		SKIP(return, "no precise level 2");
+	memset(&ldlat, 0, sizeof(ldlat));
+	ldlat.size = sizeof(ldlat);
+	ldlat.type = PERF_TYPE_RAW;
+	ldlat.config = 0x1cd;
+	ldlat.config1 = 3;
+	ldlat.precise_ip = 2;
+	ldlat.sample_period = 10007;
+	ldlat.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+			    PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+	ldlat.exclude_kernel = 1;
+	ldlat.exclude_hv = 1;
+	lfd = sys_perf_event_open(&ldlat, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (lfd < 0)
+		SKIP(return, "no load latency alone: %s", strerror(errno));
+	pebs_attr(&attr, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(perf_map_open(&m, fd, 128, PROT_READ | PROT_WRITE), 0);
+	memset(&r, 0, sizeof(r));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pebs_work(TURNS);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	r.count = read_count(fd);
+	pebs_scan(&m, &attr, 0, 0, &r);
+	perf_map_close(&m);
+	close(fd);
+	close(lfd);
+	EXPECT_GT(r.count, 20 * PERIOD);
+	EXPECT_GE(r.samples, r.count / PERIOD - 2)
+		TH_LOG("%ld samples of %llu instructions", r.samples, r.count);
+}
+
 TEST_HARNESS_MAIN
