@@ -745,12 +745,17 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 		was_enabled = cpu->enabled;
 		if (was_enabled)
 			x86_core_disable(cpu);
-		/* PEBS counters report by records, not by their own bit */
-		found = status & cpu->running & ~x86_pebs_on(cpu);
+		/*
+		 * PEBS counters report by records, not by their own bit; a
+		 * guest's PEBS counters to KVM
+		 */
+		found = status & cpu->running &
+			~(x86_pebs_on(cpu) | cpu->pebs.guest);
 		/* the records, frozen at the PMI: read by the first sample */
 		cpu->lbr.snapped = false;
 		if (status & GLOBAL_STATUS_BUFFER_OVF)
 			handled += x86_pebs_drain(cpu);
+		handled += x86_pebs_guest_pmi(cpu, status);
 	} else {
 		found = overflowed_by_value(cpu);
 	}

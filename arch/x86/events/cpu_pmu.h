@@ -120,6 +120,7 @@
 #define X86_CORE_FLAG_PEBS	BIT(2)	/* precise: sampled by PEBS records */
 #define X86_CORE_FLAG_PEBS_LARGE BIT(3)	/* ... a buffer of them a PMI */
 #define X86_CORE_FLAG_VLBR	BIT(4)	/* KVM's guest LBR event: no counter */
+#define X86_CORE_FLAG_PEBS_GUEST BIT(5)	/* ... KVM's for a guest's PEBS counter */
 
 /*
  * A software bit of hw.config, never written to a control MSR: the event
@@ -365,6 +366,8 @@ struct x86_lbr_cpu {
  * @enabled: what IA32_PEBS_ENABLE holds: the started PEBS counters (bit
  *	i), and load latency on them (bit 32 + i)
  * @single: of the started ones, those that need a PMI at every record
+ * @guest: the started counters of KVM's events for a guest's PEBS
+ *	counters: what the guest's IA32_PEBS_ENABLE may hold (virt.c)
  * @data_cfg: adaptive PEBS: what MSR_PEBS_DATA_CFG holds
  * @draining: the buffer is being drained (an NMI leaves it alone)
  * @tsc_clock: in that drain, sched_clock() runs from the TSC: a record's
@@ -373,6 +376,7 @@ struct x86_lbr_cpu {
 struct x86_pebs_cpu {
 	u64 enabled;
 	u64 single;
+	u64 guest;
 	u64 data_cfg;
 	bool draining;
 	bool tsc_clock;
@@ -432,9 +436,13 @@ struct x86_core_cpu {
  * @nr_txn: events add()ed in it, waiting in @txn for commit_txn.
  * @txn: those events.
  * @txn_start: whether add() asked to start each.
- * @guest_msr: what perf_guest_get_msrs() hands KVM (the global control,
- *	and PEBS_ENABLE with PEBS).
+ * @guest_msr: what perf_guest_get_msrs() hands KVM (the global control;
+ *	with PEBS, PEBS_ENABLE; with guest PEBS, the DS area and the data
+ *	configuration too).
  */
+/* the most MSRs perf_guest_get_msrs() hands KVM */
+#define X86_GUEST_MSRS	4
+
 struct x86_core_driver_cpu {
 	struct x86_core_cpu counters;
 	struct pt_regs *regs;
@@ -442,7 +450,7 @@ struct x86_core_driver_cpu {
 	unsigned int nr_txn;
 	struct perf_event *txn[X86_CORE_NR_IDX];
 	bool txn_start[X86_CORE_NR_IDX];
-	struct perf_guest_switch_msr guest_msr[2];
+	struct perf_guest_switch_msr guest_msr[X86_GUEST_MSRS];
 };
 
 /*
@@ -467,6 +475,12 @@ int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs);
 struct x86_core_driver *x86_core_native(void);
 struct x86_core_driver *x86_core_driver_of(struct pmu *pmu);
 void x86_core_driver_set_freeze_on_smi(struct x86_core_driver *drv, bool on);
+
+/* virt.c */
+struct kvm_pmu;
+unsigned int x86_core_guest_msrs(const struct x86_core_cpu *cpu,
+				 const struct kvm_pmu *kvm,
+				 struct perf_guest_switch_msr *msrs);
 
 /* sysfs.c */
 extern const struct attribute_group *x86_core_attr_groups[];
@@ -584,8 +598,10 @@ void x86_pebs_start(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_pebs_stop(struct x86_core_cpu *cpu, struct perf_event *event);
 void x86_pebs_flush(struct x86_core_cpu *cpu);
 int x86_pebs_drain(struct x86_core_cpu *cpu);
+int x86_pebs_guest_pmi(struct x86_core_cpu *cpu, u64 status);
 void x86_ds_cpu_up(void);
 void x86_ds_enable(void);
+u64 x86_ds_area(void);
 int x86_ds_reserve(unsigned int record);
 void x86_ds_release(void);
 #else
@@ -626,6 +642,11 @@ static inline int x86_pebs_drain(struct x86_core_cpu *cpu)
 	return 0;
 }
 
+static inline int x86_pebs_guest_pmi(struct x86_core_cpu *cpu, u64 status)
+{
+	return 0;
+}
+
 static inline void x86_ds_cpu_up(void) { }
 
 static inline void x86_ds_enable(void) { }
@@ -645,6 +666,15 @@ static inline u64 x86_pebs_on(const struct x86_core_cpu *cpu)
 {
 	return cpu->pebs.enabled &
 	       (cpu->core->desc.pebs_fmt >= 4 ? ~0ULL : GENMASK_ULL(31, 0));
+}
+
+/*
+ * KVM's event for a guest's PEBS counter (precise, excluding the host):
+ * its records go to the guest's buffer, never to the host's
+ */
+static inline bool x86_core_is_guest_pebs(const struct perf_event *event)
+{
+	return event->hw.flags & X86_CORE_FLAG_PEBS_GUEST;
 }
 
 /* the events of a CPU's with a branch stack (Intel's or AMD's) */

@@ -69,6 +69,9 @@ enum x86_core_vendor {
  * @pebs_fmt: Intel: the PEBS record format the driver uses (intel_pebs.c:
  *	3, or 4 for adaptive PEBS), 0 without PEBS; found by the registered
  *	driver only.
+ * @pebs_ept: Intel: PEBS works in guests, the records written through the
+ *	guest's own DS area (EPT-friendly PEBS: Ice Lake server and later),
+ *	which KVM may offer them (intel_pebs.c, virt.c).
  * @max_precise: the highest precise_ip its events may ask for.
  * @evtsel_base: the control MSR of counter 0.
  * @ctr_base: the counter MSR of counter 0 (IA32_A_PMC0 with full-width
@@ -105,6 +108,7 @@ struct x86_core_desc {
 	u8 lbr_nr;
 	bool lbr_freeze;
 	u8 pebs_fmt;
+	bool pebs_ept;
 	u8 max_precise;
 	u32 evtsel_base;
 	u32 ctr_base;

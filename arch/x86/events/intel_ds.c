@@ -47,11 +47,16 @@ static void *cea_pebs_buffer(unsigned int cpu)
 /* this CPU's IA32_DS_AREA: its save area, as the CPU entry area maps it */
 void x86_ds_cpu_up(void)
 {
-	unsigned int cpu = smp_processor_id();
-
 	if (ds_present)
-		wrmsrl(MSR_IA32_DS_AREA,
-		       (unsigned long)&get_cpu_entry_area(cpu)->cpu_debug_store);
+		wrmsrl(MSR_IA32_DS_AREA, x86_ds_area());
+}
+
+/* what this CPU's IA32_DS_AREA holds: x86_ds_cpu_up()'s, or 0 */
+u64 x86_ds_area(void)
+{
+	if (!ds_present)
+		return 0;
+	return (unsigned long)&get_cpu_entry_area(smp_processor_id())->cpu_debug_store;
 }
 
 /* the boot driver found PEBS: CPUs coming up from now on get a DS area */

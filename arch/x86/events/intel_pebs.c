@@ -24,6 +24,17 @@
  * Linux does on the same parts, as bench/qemu/pebs-probe.c and the MSR
  * trace of QEMU's TCG PMU show.
  *
+ * On the server parts whose PEBS works in guests (EPT-friendly PEBS: the
+ * assist writes through the guest's DS area and page tables), KVM backs
+ * a guest's PEBS counter by a precise event that excludes the host, a
+ * kernel counter with its own overflow handler.  Such an event takes a
+ * PEBS counter as any other, but its records are the guest's: it leaves
+ * the host's IA32_PEBS_ENABLE, buffer and data configuration alone, and
+ * perf_guest_get_msrs() (virt.c) hands KVM its counters for the guest's
+ * PEBS_ENABLE, with the guest's DS area.  Its buffer's PMI comes to the
+ * host, which tells KVM through the event's overflow
+ * (x86_pebs_guest_pmi()).
+ *
  * Locking: as the rest of the cpu driver (cpu_pmu.h).  A CPU's records
  * and its struct x86_pebs_cpu are touched on that CPU only, IRQs off; the
  * PMI (an NMI) may interrupt a drain outside it, and then leaves the
@@ -33,6 +44,8 @@
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
+#include <asm/cpu_device_id.h>
+#include <asm/intel-family.h>
 #include <asm/intel_ds.h>
 #include <asm/perf_event.h>
 #include <asm/ptrace.h>
@@ -49,6 +62,17 @@
 
 /* CPUID 1 EDX: the debug store */
 #define CPUID_1_EDX_DS		BIT(21)
+
+/*
+ * The parts whose PEBS works in guests (Intel SDM vol. 3B, "EPT-Friendly
+ * PEBS"): Ice Lake server and the servers after it that this file drives.
+ */
+static const u8 pebs_ept_models[] = {
+	VFM_MODEL(INTEL_ICELAKE_X),
+	VFM_MODEL(INTEL_ICELAKE_D),
+	VFM_MODEL(INTEL_SAPPHIRERAPIDS_X),
+	VFM_MODEL(INTEL_EMERALDRAPIDS_X),
+};
 
 /* INST_RETIRED.PREC_DIST: precise distribution, on counter 1 alone */
 #define PEBS_PREC_DIST		0x01c0ULL
@@ -241,20 +265,23 @@ u64 x86_pebs_data_source(u8 fmt, u64 config, u64 dse)
 /**
  * x86_pebs_probe - whether the registered driver samples by PEBS
  * @hw: the hardware
- * @desc: the PMU, detected; gets @pebs_fmt and @max_precise
+ * @desc: the PMU, detected; gets @pebs_fmt, @pebs_ept and @max_precise
  *
  * PEBS where the model's is the kind this file drives, CPUID says there
  * is a debug store, IA32_MISC_ENABLE does not say PEBS is unavailable,
  * and the capabilities give the model's record format (adaptive PEBS's
- * with its baseline bit).
+ * with its baseline bit).  Guests may have it on the parts of
+ * pebs_ept_models, with adaptive PEBS.
  */
 void x86_pebs_probe(const struct x86_hw *hw, struct x86_core_desc *desc)
 {
 	struct x86_hw_cpuid r;
+	unsigned int i;
 	u64 misc;
 	u8 fmt;
 
 	desc->pebs_fmt = 0;
+	desc->pebs_ept = false;
 	desc->max_precise = 0;
 	if (desc->vendor != X86_CORE_INTEL || !desc->intel_model ||
 	    !desc->intel_model->pebs)
@@ -272,6 +299,21 @@ void x86_pebs_probe(const struct x86_hw *hw, struct x86_core_desc *desc)
 		return;
 	desc->pebs_fmt = fmt;
 	desc->max_precise = 3;
+	if (fmt < 4)
+		return;
+	for (i = 0; i < ARRAY_SIZE(pebs_ept_models); i++)
+		if (pebs_ept_models[i] == desc->model)
+			desc->pebs_ept = true;
+}
+
+/*
+ * A kernel counter with an overflow handler of its own (KVM's), not one
+ * whose samples go to a ring
+ */
+static bool own_handler(const struct perf_event *event)
+{
+	return event->overflow_handler != perf_event_output_forward &&
+	       event->overflow_handler != perf_event_output_backward;
 }
 
 static void pebs_event_destroy(struct perf_event *event)
@@ -296,6 +338,13 @@ static unsigned int pebs_record_max(const struct x86_core_desc *desc)
  * @core: the PMU, with PEBS
  * @event: an event with precise_ip, at most @core's max_precise; its
  *	hw.config filled in
+ *
+ * An event that excludes the host with an overflow handler of its own,
+ * on a part whose guests may have PEBS, is KVM's for a guest's PEBS
+ * counter: placed as a PEBS event, its records the guest's
+ * (x86_core_is_guest_pebs()), no host buffer needed.  A user's precise
+ * event that excludes the host stays a host PEBS event, which counts in
+ * guests only, its PEBS off there.
  *
  * Return: 0; -EINVAL for an event that does not sample; -ENOMEM.
  */
@@ -324,6 +373,12 @@ int x86_pebs_event_init(const struct x86_core_pmu *core,
 	    (code == 0x00c0 || (core->desc.intel_model &&
 				core->desc.intel_model->pebs_pdist_gp0)))
 		hwc->config |= X86_CORE_EVSEL_PDIST;
+	if (core->desc.pebs_ept && event->attr.exclude_host &&
+	    own_handler(event)) {
+		hwc->flags |= X86_CORE_FLAG_PEBS | X86_CORE_FLAG_PEBS_GUEST;
+		hwc->config |= X86_CORE_EVSEL_PEBS;
+		return 0;
+	}
 	/* adaptive records carry the branch stack too (their LBR group) */
 	large = PEBS_LARGE_SAMPLE;
 	if (core->desc.pebs_fmt >= 4)
@@ -509,6 +564,10 @@ static void set_data_cfg(struct x86_core_cpu *cpu)
  */
 void x86_pebs_start(struct x86_core_cpu *cpu, struct perf_event *event)
 {
+	if (x86_core_is_guest_pebs(event)) {
+		cpu->pebs.guest |= BIT_ULL(event->hw.idx);
+		return;
+	}
 	cpu->pebs.enabled |= event_bits(cpu, event);
 	if (!(event->hw.flags & X86_CORE_FLAG_PEBS_LARGE))
 		cpu->pebs.single |= BIT_ULL(event->hw.idx);
@@ -526,6 +585,10 @@ void x86_pebs_start(struct x86_core_cpu *cpu, struct perf_event *event)
  */
 void x86_pebs_stop(struct x86_core_cpu *cpu, struct perf_event *event)
 {
+	if (x86_core_is_guest_pebs(event)) {
+		cpu->pebs.guest &= ~BIT_ULL(event->hw.idx);
+		return;
+	}
 	cpu->pebs.enabled &= ~event_bits(cpu, event);
 	cpu->pebs.single &= ~BIT_ULL(event->hw.idx);
 	x86_hw_wrmsr(cpu->core->hw, MSR_IA32_PEBS_ENABLE, cpu->pebs.enabled);
@@ -794,6 +857,7 @@ static struct perf_event *record_event(struct x86_core_cpu *cpu,
 	struct perf_event *event = cpu->events[idx];
 
 	if (!event || !x86_core_is_pebs(event) ||
+	    x86_core_is_guest_pebs(event) ||
 	    (event->hw.state & PERF_HES_STOPPED))
 		return NULL;
 	return event;
@@ -880,6 +944,36 @@ int x86_pebs_drain(struct x86_core_cpu *cpu)
 		if (cpu->running & BIT_ULL(idx))
 			x86_core_stop(cpu, cpu->events[idx], false);
 	return n;
+}
+
+/**
+ * x86_pebs_guest_pmi - tell KVM of a PMI that may be its guest's
+ * @cpu: this CPU's counters
+ * @status: the global status of the PMI
+ *
+ * A guest's PEBS buffer reaching its threshold raises the host's PMI, with
+ * the buffer overflow bit; so does a guest PEBS counter that overflowed
+ * without PEBS (KVM turns PEBS off for a guest counter the host placed on
+ * another counter), with its own bit.  With a guest PEBS event started
+ * here, the overflow of one of them tells KVM, which sets the guest's
+ * buffer overflow bit and interrupts it (once: one event is enough).  The
+ * counter itself is left as it is: it holds the guest's count.
+ *
+ * Return: 1 when KVM was told, else 0.
+ */
+int x86_pebs_guest_pmi(struct x86_core_cpu *cpu, u64 status)
+{
+	u64 guest = cpu->pebs.guest & cpu->running;
+	const struct x86_core_pmu *core = cpu->core;
+	struct perf_event *event;
+
+	if (!(status & (GLOBAL_STATUS_BUFFER_OVF | guest)) || !guest)
+		return 0;
+	event = cpu->events[__ffs64(status & guest ?: guest)];
+	if (core->overflow &&
+	    core->overflow(event, event->hw.last_period, core->overflow_arg))
+		x86_core_stop(cpu, event, false);
+	return 1;
 }
 
 /**

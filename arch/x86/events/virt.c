@@ -12,6 +12,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/irqflags.h>
+#include <linux/kvm_host.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -42,8 +43,9 @@ void perf_check_microcode(void)
  * What the host PMU offers a guest PMU to be built from: the architectural
  * PMU version, the number and width of the general-purpose counters and,
  * on Intel from version 2, of the fixed counters (numbered from 0 without
- * holes, as KVM counts them), and the CPUID.0AH mask of architectural
- * events the CPU lacks, with its length.  All zero without a core PMU.
+ * holes, as KVM counts them), the CPUID.0AH mask of architectural
+ * events the CPU lacks, with its length, and whether guests may have
+ * PEBS (x86_core_guest_msrs()).  All zero without a core PMU.
  *
  * Context: any.
  */
@@ -66,6 +68,7 @@ void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
 	}
 	cap->events_mask = desc->events_unavailable;
 	cap->events_mask_len = desc->events_mask_len;
+	cap->pebs_ept = desc->pebs_ept;
 }
 EXPORT_SYMBOL_GPL(perf_get_x86_pmu_capability);
 
@@ -94,62 +97,94 @@ EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
 
 #ifdef CONFIG_CPU_SUP_INTEL
 /**
+ * x86_core_guest_msrs - the MSRs to switch around a guest's run
+ * @cpu: this CPU's counters, of an Intel PMU with a global control
+ * @kvm: the vCPU's PMU, as KVM passes it (NULL: a guest without PEBS)
+ * @msrs: filled in, X86_GUEST_MSRS at most
+ *
+ * The global control: the host's counters that exclude guests, and its
+ * PEBS counters, stop at VM entry and start again at exit; those of
+ * events that exclude the host count in the guest only.  With PEBS, its
+ * enable: the host's records stop in the guest (the assist would write
+ * the host's buffer through the guest's page tables).  Where guests may
+ * have PEBS, the counters of KVM's guest PEBS events take it up in the
+ * guest as far as the guest enabled it, less those KVM found the host put
+ * on another counter than the guest's (its host_cross_mapped_mask: their
+ * PEBS bit would be another counter's); the guest's DS area and data
+ * configuration come with them.  Called with IRQs off.
+ *
+ * Return: the number of entries; an entry whose host and guest values
+ * agree needs no switch.
+ */
+unsigned int x86_core_guest_msrs(const struct x86_core_cpu *cpu,
+				 const struct kvm_pmu *kvm,
+				 struct perf_guest_switch_msr *msrs)
+{
+	const struct x86_core_desc *desc = &cpu->core->desc;
+	unsigned long running = cpu->running;
+	u64 host, guest, no_guest = 0, pebs = 0;
+	unsigned int idx, nr = 0;
+
+	for_each_set_bit(idx, &running, X86_CORE_NR_IDX)
+		if (cpu->events[idx]->attr.exclude_guest)
+			no_guest |= BIT_ULL(idx);
+	host = cpu->enabled ? x86_core_global_on(cpu) : 0;
+	guest = cpu->enabled ? host | cpu->guest_only : 0;
+	no_guest |= x86_pebs_on(cpu);
+	if (desc->pebs_ept && kvm)
+		pebs = cpu->pebs.guest & cpu->running & kvm->pebs_enable &
+		       ~kvm->host_cross_mapped_mask;
+	msrs[nr++] = (struct perf_guest_switch_msr) {
+		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
+		.host	= host,
+		.guest	= guest & ~no_guest,
+	};
+	if (!desc->pebs_fmt)
+		return nr;
+	msrs[nr++] = (struct perf_guest_switch_msr) {
+		.msr	= MSR_IA32_PEBS_ENABLE,
+		.host	= cpu->pebs.enabled,
+		.guest	= pebs,
+	};
+	if (!desc->pebs_ept)
+		return nr;
+	host = x86_ds_area();
+	msrs[nr++] = (struct perf_guest_switch_msr) {
+		.msr	= MSR_IA32_DS_AREA,
+		.host	= host,
+		.guest	= pebs ? kvm->ds_area : host,
+	};
+	msrs[nr++] = (struct perf_guest_switch_msr) {
+		.msr	= MSR_PEBS_DATA_CFG,
+		.host	= cpu->pebs.data_cfg,
+		.guest	= pebs ? kvm->pebs_data_cfg : cpu->pebs.data_cfg,
+	};
+	return nr;
+}
+
+/**
  * perf_guest_get_msrs - the MSRs KVM switches around a guest's run
  * @nr: set to the number of entries
- * @data: KVM's vCPU PMU (unused)
+ * @data: KVM's vCPU PMU (struct kvm_pmu)
  *
- * Intel with a global control: the host's counters that exclude guests
- * stop at VM entry and start again at exit, and so do its PEBS counters,
- * with PEBS off in the guest; those of events that exclude the host
- * count in the guest only.  Called with IRQs off.
+ * See x86_core_guest_msrs().  Called with IRQs off.
  *
- * Return: this CPU's entries, for MSR_CORE_PERF_GLOBAL_CTRL (*@nr = 1)
- * and with PEBS for MSR_IA32_PEBS_ENABLE (*@nr = 2), or NULL (*@nr = 0)
- * where there is nothing to switch.
+ * Return: this CPU's entries, for MSR_CORE_PERF_GLOBAL_CTRL, with PEBS
+ * MSR_IA32_PEBS_ENABLE, where guests may have PEBS MSR_IA32_DS_AREA and
+ * MSR_PEBS_DATA_CFG; or NULL (*@nr = 0) on a PMU without a global
+ * control.
  */
 struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 {
 	struct x86_core_driver *drv = x86_core_native();
 	struct x86_core_driver_cpu *cpu;
-	unsigned long running;
-	u64 host, guest, no_guest = 0;
-	unsigned int idx;
 
 	*nr = 0;
 	if (!drv || drv->core.desc.vendor != X86_CORE_INTEL ||
 	    drv->core.desc.version < 2)
 		return NULL;
 	cpu = this_cpu_ptr(drv->cpus);
-	running = cpu->counters.running;
-	for_each_set_bit(idx, &running, X86_CORE_NR_IDX)
-		if (cpu->counters.events[idx]->attr.exclude_guest)
-			no_guest |= BIT_ULL(idx);
-	host = cpu->counters.enabled ?
-	       x86_core_global_on(&cpu->counters) : 0;
-	/* the counters of events that exclude the host count in guests */
-	guest = cpu->counters.enabled ?
-		host | cpu->counters.guest_only : 0;
-	/*
-	 * PEBS counters neither count nor write records in a guest: the
-	 * assist would write the host's buffer through the guest's page
-	 * tables.  Bits 32 and up are load latency before adaptive PEBS,
-	 * the fixed counters with it.
-	 */
-	no_guest |= x86_pebs_on(&cpu->counters);
-	cpu->guest_msr[0] = (struct perf_guest_switch_msr) {
-		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,
-		.host	= host,
-		.guest	= guest & ~no_guest,
-	};
-	*nr = 1;
-	if (drv->core.desc.pebs_fmt) {
-		cpu->guest_msr[1] = (struct perf_guest_switch_msr) {
-			.msr	= MSR_IA32_PEBS_ENABLE,
-			.host	= cpu->counters.pebs.enabled,
-			.guest	= 0,
-		};
-		*nr = 2;
-	}
+	*nr = x86_core_guest_msrs(&cpu->counters, data, cpu->guest_msr);
 	return cpu->guest_msr;
 }
 EXPORT_SYMBOL_GPL(perf_guest_get_msrs);

@@ -17,6 +17,7 @@
 #include <kunit/test.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/kvm_host.h>
 #include <linux/perf_event.h>
 #include <asm/apicdef.h>
 #include <asm/msr-index.h>
@@ -1836,6 +1837,111 @@ static void perf_x86_core_pebs_data_source(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_pebs_data_source(4, 0x82d0, 1),
 			0x1e05080144);
 }
+
+/* perf_guest_get_msrs()' entries for @kvm, as x86_core_guest_msrs() makes them */
+static unsigned int guest_msrs(struct core_test *t, const struct kvm_pmu *kvm,
+			       struct perf_guest_switch_msr *msrs)
+{
+	unsigned int nr;
+
+	memset(msrs, 0, X86_GUEST_MSRS * sizeof(*msrs));
+	nr = x86_core_guest_msrs(&t->cpu, kvm, msrs);
+	KUNIT_EXPECT_LE(t->test, nr, X86_GUEST_MSRS);
+	return nr;
+}
+
+/*
+ * KVM's event for a guest's PEBS counter, on a part whose guests may have
+ * PEBS (the Sapphire Rapids fixture, made a PEBS one): precise, excluding
+ * the host.  It takes its counter, counting in the guest only, and leaves
+ * the host's PEBS alone (the model has no PEBS MSRs: a write would fault);
+ * KVM is handed its counter for the guest's PEBS_ENABLE, as far as the
+ * guest enabled it and the counter is the guest's own, with the guest's
+ * DS area and data configuration.  A PMI of the guest's buffer, or of the
+ * counter itself, goes to the event's overflow, its counter untouched.
+ */
+static void perf_x86_core_guest_pebs(struct kunit *test)
+{
+	struct core_test *t = core_test_new(test, &x86_pmu_fixture_intel_spr);
+	struct perf_guest_switch_msr msrs[X86_GUEST_MSRS];
+	struct perf_event *guest = raw_event(t, 0x00c4, 0);
+	struct kvm_pmu *kvm = kunit_kzalloc(test, sizeof(*kvm), GFP_KERNEL);
+	u64 bit, ctr, host_ds = x86_ds_area();
+	struct perf_event *host;
+
+	KUNIT_ASSERT_NOT_NULL(test, kvm);
+	t->core.desc.pebs_fmt = 4;
+	t->core.desc.max_precise = 3;
+	t->core.desc.pebs_ept = true;
+	guest->attr.precise_ip = 1;
+	guest->attr.exclude_host = 1;
+	guest->attr.sample_period = 1000;
+	guest->hw.sample_period = 1000;
+	KUNIT_ASSERT_EQ(test, x86_core_event_init(&t->core, guest), 0);
+	KUNIT_EXPECT_TRUE(test, x86_core_is_guest_pebs(guest));
+	KUNIT_ASSERT_EQ(test, x86_core_add_group(&t->cpu, &guest, 1), 0);
+	x86_core_start(&t->cpu, guest);
+	bit = BIT_ULL(guest->hw.idx);
+	host = run_event(t, PERF_COUNT_HW_INSTRUCTIONS, 0, false, false);
+	host->attr.exclude_guest = 1;
+	KUNIT_EXPECT_EQ(test, t->cpu.pebs.guest, bit);
+	KUNIT_EXPECT_EQ(test, t->cpu.pebs.enabled, 0);
+	KUNIT_EXPECT_EQ(test, t->cpu.guest_only, bit);
+	x86_core_enable(&t->cpu);
+
+	kvm->pebs_enable = bit | BIT_ULL(7);
+	kvm->ds_area = 0xfffffe0000001000ULL;
+	kvm->pebs_data_cfg = PEBS_DATACFG_MEMINFO;
+	KUNIT_ASSERT_EQ(test, guest_msrs(t, kvm, msrs), 4);
+	KUNIT_EXPECT_EQ(test, msrs[0].msr, MSR_CORE_PERF_GLOBAL_CTRL);
+	KUNIT_EXPECT_EQ(test, msrs[0].host & bit, 0);
+	KUNIT_EXPECT_EQ(test, msrs[0].guest & bit, bit);
+	KUNIT_EXPECT_EQ(test, msrs[0].guest & BIT_ULL(host->hw.idx), 0);
+	KUNIT_EXPECT_EQ(test, msrs[1].msr, MSR_IA32_PEBS_ENABLE);
+	KUNIT_EXPECT_EQ(test, msrs[1].host, 0);
+	KUNIT_EXPECT_EQ(test, msrs[1].guest, bit);
+	KUNIT_EXPECT_EQ(test, msrs[2].msr, MSR_IA32_DS_AREA);
+	KUNIT_EXPECT_EQ(test, msrs[2].host, host_ds);
+	KUNIT_EXPECT_EQ(test, msrs[2].guest, kvm->ds_area);
+	KUNIT_EXPECT_EQ(test, msrs[3].msr, MSR_PEBS_DATA_CFG);
+	KUNIT_EXPECT_EQ(test, msrs[3].host, 0);
+	KUNIT_EXPECT_EQ(test, msrs[3].guest, PEBS_DATACFG_MEMINFO);
+
+	/* on another counter than the guest's: no PEBS, but it counts */
+	kvm->host_cross_mapped_mask = bit;
+	guest_msrs(t, kvm, msrs);
+	KUNIT_EXPECT_EQ(test, msrs[0].guest & bit, bit);
+	KUNIT_EXPECT_EQ(test, msrs[1].guest, 0);
+	KUNIT_EXPECT_EQ(test, msrs[2].guest, host_ds);
+	KUNIT_EXPECT_EQ(test, msrs[3].guest, 0);
+	/* not enabled by the guest, or no vCPU PMU at all: none either */
+	kvm->host_cross_mapped_mask = 0;
+	kvm->pebs_enable = 0;
+	guest_msrs(t, kvm, msrs);
+	KUNIT_EXPECT_EQ(test, msrs[1].guest, 0);
+	guest_msrs(t, NULL, msrs);
+	KUNIT_EXPECT_EQ(test, msrs[1].guest, 0);
+
+	/* the guest's buffer PMI, then its counter's own: KVM is told */
+	x86_core_disable(&t->cpu);
+	ctr = model_msr(t, guest->hw.event_base);
+	KUNIT_ASSERT_EQ(test, x86_hw_wrmsr(x86_pmu_model_hw(t->m),
+					   X86_HW_MSR_GLOBAL_STATUS_SET,
+					   GLOBAL_STATUS_BUFFER_OVF), 0);
+	KUNIT_EXPECT_EQ(test, x86_core_handle_irq(&t->cpu), 1);
+	KUNIT_EXPECT_EQ(test, t->samples, 1);
+	KUNIT_ASSERT_EQ(test, x86_hw_wrmsr(x86_pmu_model_hw(t->m),
+					   X86_HW_MSR_GLOBAL_STATUS_SET, bit), 0);
+	KUNIT_EXPECT_EQ(test, x86_core_handle_irq(&t->cpu), 1);
+	KUNIT_EXPECT_EQ(test, t->samples, 2);
+	KUNIT_EXPECT_EQ(test, model_msr(t, guest->hw.event_base), ctr);
+	KUNIT_EXPECT_EQ(test, model_msr(t, MSR_CORE_PERF_GLOBAL_STATUS), 0);
+
+	x86_core_stop(&t->cpu, guest, true);
+	KUNIT_EXPECT_EQ(test, t->cpu.pebs.guest, 0);
+	x86_core_del(&t->cpu, guest);
+	KUNIT_EXPECT_EQ(test, x86_pmu_model_faults(t->m), 0);
+}
 #endif
 
 static struct kunit_case perf_x86_core_cases[] = {
@@ -1859,6 +1965,7 @@ static struct kunit_case perf_x86_core_cases[] = {
 	KUNIT_CASE(perf_x86_core_pebs_counters),
 	KUNIT_CASE(perf_x86_core_pebs_counters_spr),
 	KUNIT_CASE(perf_x86_core_pebs_data_source),
+	KUNIT_CASE(perf_x86_core_guest_pebs),
 #endif
 	KUNIT_CASE(perf_x86_core_model_topdown),
 	KUNIT_CASE_PARAM(perf_x86_core_group, group_gen_params),

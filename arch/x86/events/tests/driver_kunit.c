@@ -24,6 +24,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/kvm_host.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -658,6 +659,79 @@ static void perf_x86_driver_kvm_lbr(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lbr.has_callstack);
 }
 
+#ifdef CONFIG_CPU_SUP_INTEL
+static void guest_pebs_overflow(struct perf_event *event,
+				struct perf_sample_data *data,
+				struct pt_regs *regs)
+{
+}
+
+/*
+ * On a part whose guests may have PEBS (the emulated Ice Lake-SP and
+ * Sapphire Rapids), KVM is told so, and its event for a guest's PEBS
+ * counter (precise, excluding the host, its own overflow handler, on the
+ * vCPU's task: this one) comes back from perf_guest_get_msrs() as the
+ * guest's PEBS_ENABLE, with the guest's DS area and data configuration;
+ * the host's PEBS is not turned on for it.
+ */
+static void perf_x86_driver_kvm_pebs(struct kunit *test)
+{
+	struct x86_core_driver *native = x86_core_native();
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_HARDWARE,
+		.size		= sizeof(attr),
+		.config		= PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+		.sample_period	= 1000000,
+		.pinned		= 1,
+		.exclude_idle	= 1,
+		.exclude_host	= 1,
+		.precise_ip	= 1,
+	};
+	struct perf_guest_switch_msr msrs[X86_GUEST_MSRS];
+	struct x86_pmu_capability cap;
+	struct perf_event *ev;
+	struct kvm_pmu *kvm;
+	int nr = 0, idx = -1;
+	u64 host_pebs = 0;
+
+	perf_get_x86_pmu_capability(&cap);
+	if (!native || !native->core.desc.pebs_ept) {
+		KUNIT_EXPECT_FALSE(test, cap.pebs_ept);
+		kunit_skip(test, "no PEBS for guests here");
+	}
+	KUNIT_EXPECT_TRUE(test, cap.pebs_ept);
+	kvm = kunit_kzalloc(test, sizeof(*kvm), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kvm);
+	kvm->pebs_enable = GENMASK_ULL(native->core.desc.num_gp - 1, 0);
+	kvm->ds_area = 0xfffffe0000002000ULL;
+	kvm->pebs_data_cfg = 0;
+	ev = perf_event_create_kernel_counter(&attr, -1, current,
+					      guest_pebs_overflow, kvm);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ev), "open: %ld", PTR_ERR(ev));
+	KUNIT_EXPECT_TRUE(test, x86_core_is_guest_pebs(ev));
+	local_irq_disable();
+	if (ev->state == PERF_EVENT_STATE_ACTIVE) {
+		idx = ev->hw.idx;
+		memcpy(msrs, perf_guest_get_msrs(&nr, kvm), sizeof(msrs));
+		host_pebs = this_cpu_ptr(native->cpus)->counters.pebs.enabled;
+	}
+	local_irq_enable();
+	perf_event_release_kernel(ev);
+	KUNIT_ASSERT_GE(test, idx, 0);
+	KUNIT_ASSERT_EQ(test, nr, 4);
+	KUNIT_EXPECT_EQ(test, host_pebs & BIT_ULL(idx), 0);
+	KUNIT_EXPECT_EQ(test, msrs[0].host & BIT_ULL(idx), 0);
+	KUNIT_EXPECT_EQ(test, msrs[0].guest & BIT_ULL(idx), BIT_ULL(idx));
+	KUNIT_EXPECT_EQ(test, msrs[1].msr, MSR_IA32_PEBS_ENABLE);
+	KUNIT_EXPECT_EQ(test, msrs[1].guest, BIT_ULL(idx));
+	KUNIT_EXPECT_EQ(test, msrs[2].msr, MSR_IA32_DS_AREA);
+	KUNIT_EXPECT_EQ(test, msrs[2].guest, kvm->ds_area);
+	KUNIT_EXPECT_NE(test, msrs[2].host, 0);
+	KUNIT_EXPECT_EQ(test, msrs[3].msr, MSR_PEBS_DATA_CFG);
+	KUNIT_EXPECT_EQ(test, msrs[3].guest, 0);
+}
+#endif
+
 static struct kunit_case perf_x86_driver_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_driver_count, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_driver_overcommit, x86_pmu_fixture_gen_params),
@@ -670,6 +744,9 @@ static struct kunit_case perf_x86_driver_cases[] = {
 	KUNIT_CASE(perf_x86_driver_sysfs),
 	KUNIT_CASE(perf_x86_driver_freeze_on_smi),
 	KUNIT_CASE(perf_x86_driver_kvm_lbr),
+#ifdef CONFIG_CPU_SUP_INTEL
+	KUNIT_CASE(perf_x86_driver_kvm_pebs),
+#endif
 	{}
 };
 

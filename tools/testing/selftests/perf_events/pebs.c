@@ -373,6 +373,25 @@ TEST_F(pebs, no_other_task_samples)
 #endif
 
 /*
+ * A precise event that excludes the host (perf's :Gp) counts in guests
+ * only: on a host that runs none it counts nothing and samples nothing,
+ * whether or not the part lets guests have PEBS.
+ */
+TEST_F(pebs, excluding_the_host)
+{
+	struct perf_event_attr attr;
+	struct pebs_run r;
+
+	if (!self->max)
+		SKIP(return, "no precise sampling");
+	pebs_attr(&attr, 1);
+	attr.exclude_host = 1;
+	ASSERT_EQ(pebs_record(&attr, &r), 0);
+	EXPECT_EQ(r.count, 0);
+	EXPECT_EQ(r.samples, 0);
+}
+
+/*
  * Load latency (0x1cd with a threshold in config1) at level 2 on the
  * first general counter, and beside it an ordinary sampling event of this
  * task's instructions, on the first fixed counter where there is one:
