@@ -72,6 +72,8 @@ x86_64)
 	icx)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x6a,stepping=6,tcg-pmu-model=icx ;;
 	spr)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x8f,stepping=8,tcg-pmu-model=spr ;;
 	spr-kvm) x86_cpu=max,vendor=GenuineIntel,family=6,model=0x8f,stepping=8,tcg-pmu-model=spr-kvm ;;
+	# hybrid: P-cores, then E-cores (bench/qemu 0012; SMP=4 gives two each)
+	adl)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x97,stepping=2,tcg-pmu-model=adl,min-level=0x1a ;;
 	*) die "unknown X86_PMU=$X86_PMU" ;;
 	esac
 	if [ -n "${X86_PMU:-}" ]; then

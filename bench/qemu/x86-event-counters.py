@@ -50,11 +50,14 @@ import re
 import sys
 
 # personality: (the CPUID string perf's mapfile is matched against,
-# general-purpose counters of the emulated model, C name)
+# general-purpose counters of the emulated model, C name, and for a
+# hybrid model's core type the "Unit" of its events in the list)
 MODELS = [
-    ("skx", "GenuineIntel-6-55-4", 4),
-    ("icx", "GenuineIntel-6-6A-6", 8),
-    ("spr", "GenuineIntel-6-8F-8", 8),
+    ("skx", "GenuineIntel-6-55-4", 4, None),
+    ("icx", "GenuineIntel-6-6A-6", 8, None),
+    ("spr", "GenuineIntel-6-8F-8", 8, None),
+    ("adl_core", "GenuineIntel-6-97-2", 8, "cpu_core"),
+    ("adl_atom", "GenuineIntel-6-97-2", 6, "cpu_atom"),
 ]
 
 
@@ -82,14 +85,16 @@ def counters(field, nr_gp):
     return mask
 
 
-def all_pairs(root, name, nr_gp):
-    """{(event, umask): [mask, names]} of NAME's core events, every one."""
+def all_pairs(root, name, nr_gp, unit=None):
+    """{(event, umask): [mask, names]} of NAME's core events, every one;
+    of a hybrid list, those of the core type whose events have UNIT."""
     events = {}
     for path in sorted(glob.glob(os.path.join(root, name, "*.json"))):
         with open(path) as f:
             entries = json.load(f)
         for e in entries:
-            if "Unit" in e or "EventName" not in e or "Counter" not in e:
+            if not isinstance(e, dict) or e.get("Unit") != unit or \
+                    "EventName" not in e or "Counter" not in e:
                 continue
             umask = int(e.get("UMask", "0"), 16)
             mask = counters(e["Counter"], nr_gp)
@@ -101,10 +106,10 @@ def all_pairs(root, name, nr_gp):
     return events
 
 
-def table(root, name, nr_gp):
+def table(root, name, nr_gp, unit):
     """The restricted pairs, sorted, with their masks and names; and how
     many pairs there are in all."""
-    events = all_pairs(root, name, nr_gp)
+    events = all_pairs(root, name, nr_gp, unit)
     every = (1 << nr_gp) - 1
     return sorted((k, v[0], sorted(v[1])) for k, v in events.items()
                   if v[0] != every), len(events)
@@ -320,9 +325,9 @@ def qemu(root):
            " * (event select, unit mask) pairs that may not use every",
            " * general-purpose counter, and the mask of those they may use.",
            " */", ""]
-    for pers, cpuid, nr_gp in MODELS:
+    for pers, cpuid, nr_gp, unit in MODELS:
         name, version = model_dir(root, cpuid)
-        rules, total = table(root, name, nr_gp)
+        rules, total = table(root, name, nr_gp, unit)
         out.append("/* %s: %s %s (%s), %d counters, %d of %d event codes restricted */"
                    % (pers, name, version, cpuid, nr_gp, len(rules), total))
         out.append("static const X86PMUCounterRule pmu_rules_%s[] = {" % pers)
