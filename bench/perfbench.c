@@ -12,6 +12,12 @@
  *
  *	perfbench <name> <guest ns per operation>
  *
+ * Figures named *_bytes_* are bytes of slab memory per event, from
+ * /proc/meminfo's Slab (whole slab pages, shared out), not nanoseconds.  The
+ * smp_* figures run where four CPUs or more are online (bench.sh boots a
+ * guest of four for them alone): CPU-wide events on each CPU, as perf
+ * stat -a opens them, and a group enabled from another CPU.
+ *
  * Everything runs pinned to CPU 0.  The events are software events
  * (page faults: counting only, no timers) unless the name says "hw"
  * (PERF_COUNT_HW_CPU_CYCLES, where the guest has a PMU) or "lbr" (the
@@ -890,6 +896,147 @@ static double migrate(long k)
 }
 
 /* Does the guest have a hardware PMU? */
+/*
+ * The SMP figures (issue 48), where at least SMP_MIN CPUs are online:
+ * what perf stat -a and perf record -a do on each CPU, on smp_cpus of
+ * them (all online ones, SMP_MAX at most; the test kernels have
+ * NR_CPUS=4).
+ */
+#define SMP_MIN		4
+#define SMP_MAX		8
+static int smp_cpus;
+
+static int open_or_die(struct perf_event_attr *a, pid_t pid, int cpu,
+		       int group)
+{
+	int fd = perf_open(a, pid, cpu, group);
+
+	if (fd < 0) {
+		fprintf(stderr, "perfbench: perf_event_open cpu %d: %s\n",
+			cpu, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/*
+ * @k CPU-wide counters on each of smp_cpus CPUs, opened event by event
+ * across the CPUs as perf stat -a does, then closed: per event, the open
+ * (@which 0) or the close (1); hardware cycles with @hw
+ */
+static double smp_cpu_events(long k, int which, int hw)
+{
+	int n = k * smp_cpus;
+	struct perf_event_attr a;
+	uint64_t t0, t1, t2;
+
+	if (hw)
+		hw_attr(&a);
+	else
+		sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	t0 = now();
+	for (int i = 0; i < n; i++)
+		fds[i] = open_or_die(&a, -1, i % smp_cpus, -1);
+	t1 = now();
+	close_many(n);
+	t2 = now();
+	return (double)(which ? t2 - t1 : t1 - t0) / n;
+}
+
+static double smp_open(long k)
+{
+	return smp_cpu_events(k, 0, 0);
+}
+
+static double smp_close(long k)
+{
+	return smp_cpu_events(k, 1, 0);
+}
+
+static double smp_open_hw(long k)
+{
+	return smp_cpu_events(k, 0, 1);
+}
+
+static double smp_close_hw(long k)
+{
+	return smp_cpu_events(k, 1, 1);
+}
+
+/*
+ * Enable and disable of a CPU-wide group of four on the last CPU, from
+ * CPU 0 (the cross-CPU call): per ioctl; hardware cycles with @hw
+ */
+static double smp_enable_remote(long hw)
+{
+	const int n = 200, cpu = smp_cpus - 1;
+	struct perf_event_attr a;
+	int lead;
+	uint64_t t;
+
+	if (hw)
+		hw_attr(&a);
+	else
+		sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.disabled = 1;
+	lead = open_or_die(&a, -1, cpu, -1);
+	a.disabled = 0;
+	for (int i = 0; i < 3; i++)
+		fds[i] = open_or_die(&a, -1, cpu, lead);
+	t = now();
+	for (int i = 0; i < n; i++) {
+		ioctl(lead, PERF_EVENT_IOC_ENABLE, 0);
+		ioctl(lead, PERF_EVENT_IOC_DISABLE, 0);
+	}
+	t = now() - t;
+	close_many(3);
+	close(lead);
+	return (double)t / (2 * n);
+}
+
+/* a /proc/meminfo line's value ("Slab: %ld kB"), in bytes */
+static long meminfo_bytes(const char *format)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, format, &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+static long slab_bytes(void)
+{
+	return meminfo_bytes("Slab: %ld kB");
+}
+
+
+/*
+ * Slab memory per open event: @k CPU-wide counters on each CPU (a
+ * figure in bytes, not ns); the median of the repetitions
+ */
+static double smp_slab_per_event(long k)
+{
+	int n = k * smp_cpus;
+	struct perf_event_attr a;
+	long before, after;
+
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	/* the files' and the contexts' caches warm */
+	close(open_or_die(&a, -1, 0, -1));
+	before = slab_bytes();
+	for (int i = 0; i < n; i++)
+		fds[i] = open_or_die(&a, -1, i % smp_cpus, -1);
+	after = slab_bytes();
+	close_many(n);
+	return (double)(after - before) / n;
+}
+
 static int have_hw(void)
 {
 	struct perf_event_attr a;
@@ -908,6 +1055,8 @@ int main(void)
 	static const long ks[] = { 16, 256, 1024 };
 	static const long sw_k[] = { 0, 8, 64, 1024 };
 	static const long groups[] = { 2, 4, 8, 16 };
+	/* CPU-wide events on each CPU; MAX_EVENTS holds SMP_MAX times the last */
+	static const long smp_k[] = { 1, 16, 128 };
 	struct rlimit rl = { 4096, 4096 };
 	char name[64];
 	cpu_set_t cpus;
@@ -982,6 +1131,27 @@ int main(void)
 	if (have_pebs()) {
 		figure("ctxsw_pebs", ctxsw_pebs, 300);
 		figure("sample_pebs", sample_pebs, 3000000);
+	}
+	smp_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (smp_cpus > SMP_MAX)
+		smp_cpus = SMP_MAX;
+	if (smp_cpus >= SMP_MIN) {
+		for (unsigned int i = 0; i < sizeof(smp_k) / sizeof(smp_k[0]); i++) {
+			snprintf(name, sizeof(name), "smp_open_%ld", smp_k[i]);
+			figure(name, smp_open, smp_k[i]);
+			snprintf(name, sizeof(name), "smp_close_%ld", smp_k[i]);
+			figure(name, smp_close, smp_k[i]);
+			if (smp_k[i] < 16)
+				continue;
+			snprintf(name, sizeof(name), "smp_slab_bytes_%ld", smp_k[i]);
+			figure(name, smp_slab_per_event, smp_k[i]);
+		}
+		figure("smp_enable_remote", smp_enable_remote, 0);
+		if (have_hw()) {
+			figure("smp_open_hw_1", smp_open_hw, 1);
+			figure("smp_close_hw_1", smp_close_hw, 1);
+			figure("smp_enable_remote_hw", smp_enable_remote, 1);
+		}
 	}
 	printf("perfbench done\n");
 	return 0;
