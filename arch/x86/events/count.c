@@ -522,7 +522,7 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 					     x86_pebs_fixed_ctrl(cpu, event));
 			x86_hw_wrmsr(hw, MSR_CORE_PERF_FIXED_CTR_CTRL,
 				     cpu->fixed_ctrl);
-			if (x86_core_is_pebs(event))
+			if (x86_core_is_host_pebs(event))
 				x86_pebs_flush(cpu);
 		} else {
 			if (x86_core_is_pebs(event))
@@ -532,7 +532,7 @@ void x86_core_stop(struct x86_core_cpu *cpu, struct perf_event *event,
 				     gp_control(cpu, event, false));
 			pair_control(cpu, event, false);
 			/* its records so far: its samples */
-			if (x86_core_is_pebs(event))
+			if (x86_core_is_host_pebs(event))
 				x86_pebs_flush(cpu);
 		}
 		/* the metrics' shares of what the leader counted, theirs */

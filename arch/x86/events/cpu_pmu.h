@@ -677,6 +677,12 @@ static inline bool x86_core_is_guest_pebs(const struct perf_event *event)
 	return event->hw.flags & X86_CORE_FLAG_PEBS_GUEST;
 }
 
+/* a PEBS event whose records are the host's: drained as it stops */
+static inline bool x86_core_is_host_pebs(const struct perf_event *event)
+{
+	return x86_core_is_pebs(event) && !x86_core_is_guest_pebs(event);
+}
+
 /* the events of a CPU's with a branch stack (Intel's or AMD's) */
 static inline bool x86_core_has_lbr(const struct perf_event *event)
 {

@@ -856,8 +856,7 @@ static struct perf_event *record_event(struct x86_core_cpu *cpu,
 {
 	struct perf_event *event = cpu->events[idx];
 
-	if (!event || !x86_core_is_pebs(event) ||
-	    x86_core_is_guest_pebs(event) ||
+	if (!event || !x86_core_is_host_pebs(event) ||
 	    (event->hw.state & PERF_HES_STOPPED))
 		return NULL;
 	return event;
