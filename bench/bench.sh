@@ -28,7 +28,8 @@ for k in 1 16 128; do
 	smp_only+="smp_open_$k,smp_close_$k,"
 	[ "$k" -ge 16 ] && smp_only+="smp_slab_bytes_$k,"
 done
-smp_only+="smp_enable_remote,smp_open_hw_1,smp_close_hw_1,smp_enable_remote_hw"
+smp_only+="smp_enable_remote,smp_sample_all,smp_open_hw_1,smp_close_hw_1,"
+smp_only+="smp_enable_remote_hw,smp_sample_all_hw"
 "$TOP/bench/base.sh"
 "$TOP/bench/series.sh"
 for arch in $archs; do

@@ -16,7 +16,8 @@
  * /proc/meminfo's Slab (whole slab pages, shared out), not nanoseconds.  The
  * smp_* figures run where four CPUs or more are online (bench.sh boots a
  * guest of four for them alone): CPU-wide events on each CPU, as perf
- * stat -a opens them, and a group enabled from another CPU.
+ * stat -a opens them, a group enabled from another CPU, and sampling on
+ * every CPU as perf record -a does it.
  *
  * Everything runs pinned to CPU 0.  The events are software events
  * (page faults: counting only, no timers) unless the name says "hw"
@@ -994,6 +995,89 @@ static double smp_enable_remote(long hw)
 	return (double)t / (2 * n);
 }
 
+/* one busy worker pinned to each of smp_cpus CPUs, @loops each: guest ns */
+static uint64_t smp_spin_all(unsigned long loops)
+{
+	pid_t pids[SMP_MAX];
+	uint64_t t = now();
+
+	for (int c = 0; c < smp_cpus; c++) {
+		pids[c] = fork();
+		if (pids[c] == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(c, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			spin(loops);
+			_exit(0);
+		}
+	}
+	for (int c = 0; c < smp_cpus; c++)
+		waitpid(pids[c], NULL, 0);
+	return now() - t;
+}
+
+/*
+ * perf record -a's kind of sampling: a sampling event of cycles (of
+ * CPU clock without a PMU) on every CPU, each with its ring of 1 + 8
+ * pages, while a busy worker runs on each: the guest ns a sample costs
+ * (the workers' time with the events, less without, per sample the rings
+ * hold; the workers are short enough that no ring fills)
+ */
+static double smp_sample_all(long hw)
+{
+	const unsigned long loops = 2000000;
+	size_t len = 9 * page_size;
+	struct perf_event_attr a;
+	uint64_t bare, with;
+	void *rings[SMP_MAX];
+	long samples = 0;
+
+	if (hw) {
+		hw_attr(&a);
+		a.sample_period = 100003;
+	} else {
+		sw_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
+		a.sample_period = 100000;
+	}
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	a.disabled = 1;
+	bare = smp_spin_all(loops);
+	for (int c = 0; c < smp_cpus; c++) {
+		fds[c] = open_or_die(&a, -1, c, -1);
+		rings[c] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				fds[c], 0);
+		if (rings[c] == MAP_FAILED)
+			exit(1);
+	}
+	for (int c = 0; c < smp_cpus; c++)
+		ioctl(fds[c], PERF_EVENT_IOC_ENABLE, 0);
+	with = smp_spin_all(loops);
+	for (int c = 0; c < smp_cpus; c++) {
+		struct perf_event_mmap_page *up = rings[c];
+		uint64_t head = up->data_head;
+		char *data = (char *)rings[c] + page_size;
+
+		ioctl(fds[c], PERF_EVENT_IOC_DISABLE, 0);
+		if (head > len - page_size)
+			exit(1);	/* a ring filled: the figure would be wrong */
+		for (uint64_t off = 0; off < head;) {
+			struct perf_event_header *h = (void *)(data + off);
+
+			if (!h->size)
+				exit(1);
+			if (h->type == PERF_RECORD_SAMPLE)
+				samples++;
+			off += h->size;
+		}
+		munmap(rings[c], len);
+	}
+	close_many(smp_cpus);
+	return samples ? (double)((int64_t)(with - bare)) / samples : -1;
+}
+
 /* a /proc/meminfo line's value ("Slab: %ld kB"), in bytes */
 static long meminfo_bytes(const char *format)
 {
@@ -1147,7 +1231,9 @@ int main(void)
 			figure(name, smp_slab_per_event, smp_k[i]);
 		}
 		figure("smp_enable_remote", smp_enable_remote, 0);
+		figure("smp_sample_all", smp_sample_all, 0);
 		if (have_hw()) {
+			figure("smp_sample_all_hw", smp_sample_all, 1);
 			figure("smp_open_hw_1", smp_open_hw, 1);
 			figure("smp_close_hw_1", smp_close_hw, 1);
 			figure("smp_enable_remote_hw", smp_enable_remote, 1);
