@@ -1078,8 +1078,8 @@ static double smp_sample_all(long hw)
 	return samples ? (double)((int64_t)(with - bare)) / samples : -1;
 }
 
-/* a /proc/meminfo line's value ("Slab: %ld kB"), in bytes */
-static long meminfo_bytes(const char *format)
+/* the kernel's slab memory (/proc/meminfo's Slab), in bytes */
+static long slab_bytes(void)
 {
 	char line[128];
 	long kb = -1;
@@ -1088,15 +1088,10 @@ static long meminfo_bytes(const char *format)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, format, &kb) == 1)
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
 			break;
 	fclose(f);
 	return kb * 1024;
-}
-
-static long slab_bytes(void)
-{
-	return meminfo_bytes("Slab: %ld kB");
 }
 
 

@@ -755,7 +755,8 @@ int x86_core_handle_irq(struct x86_core_cpu *cpu)
 		cpu->lbr.snapped = false;
 		if (status & GLOBAL_STATUS_BUFFER_OVF)
 			handled += x86_pebs_drain(cpu);
-		handled += x86_pebs_guest_pmi(cpu, status);
+		if (cpu->pebs.guest)
+			handled += x86_pebs_guest_pmi(cpu, status);
 	} else {
 		found = overflowed_by_value(cpu);
 	}

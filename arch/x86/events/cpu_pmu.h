@@ -367,7 +367,9 @@ struct x86_lbr_cpu {
  *	i), and load latency on them (bit 32 + i)
  * @single: of the started ones, those that need a PMI at every record
  * @guest: the started counters of KVM's events for a guest's PEBS
- *	counters: what the guest's IA32_PEBS_ENABLE may hold (virt.c)
+ *	counters (a subset of the running ones: x86_pebs_start() and
+ *	x86_pebs_stop() follow the counter): what the guest's
+ *	IA32_PEBS_ENABLE may hold (virt.c)
  * @data_cfg: adaptive PEBS: what MSR_PEBS_DATA_CFG holds
  * @draining: the buffer is being drained (an NMI leaves it alone)
  * @tsc_clock: in that drain, sched_clock() runs from the TSC: a record's

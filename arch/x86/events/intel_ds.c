@@ -51,7 +51,10 @@ void x86_ds_cpu_up(void)
 		wrmsrl(MSR_IA32_DS_AREA, x86_ds_area());
 }
 
-/* what this CPU's IA32_DS_AREA holds: x86_ds_cpu_up()'s, or 0 */
+/*
+ * What this CPU's IA32_DS_AREA holds: x86_ds_cpu_up()'s, or 0.  Called
+ * with preemption disabled.
+ */
 u64 x86_ds_area(void)
 {
 	if (!ds_present)

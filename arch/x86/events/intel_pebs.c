@@ -962,11 +962,11 @@ int x86_pebs_drain(struct x86_core_cpu *cpu)
  */
 int x86_pebs_guest_pmi(struct x86_core_cpu *cpu, u64 status)
 {
-	u64 guest = cpu->pebs.guest & cpu->running;
+	u64 guest = cpu->pebs.guest;
 	const struct x86_core_pmu *core = cpu->core;
 	struct perf_event *event;
 
-	if (!(status & (GLOBAL_STATUS_BUFFER_OVF | guest)) || !guest)
+	if (!guest || !(status & (GLOBAL_STATUS_BUFFER_OVF | guest)))
 		return 0;
 	event = cpu->events[__ffs64(status & guest ?: guest)];
 	if (core->overflow &&

@@ -132,7 +132,7 @@ unsigned int x86_core_guest_msrs(const struct x86_core_cpu *cpu,
 	guest = cpu->enabled ? host | cpu->guest_only : 0;
 	no_guest |= x86_pebs_on(cpu);
 	if (desc->pebs_ept && kvm)
-		pebs = cpu->pebs.guest & cpu->running & kvm->pebs_enable &
+		pebs = cpu->pebs.guest & kvm->pebs_enable &
 		       ~kvm->host_cross_mapped_mask;
 	msrs[nr++] = (struct perf_guest_switch_msr) {
 		.msr	= MSR_CORE_PERF_GLOBAL_CTRL,

@@ -1838,14 +1838,20 @@ static void perf_x86_core_pebs_data_source(struct kunit *test)
 			0x1e05080144);
 }
 
-/* perf_guest_get_msrs()' entries for @kvm, as x86_core_guest_msrs() makes them */
+/*
+ * perf_guest_get_msrs()' entries for @kvm, as x86_core_guest_msrs() makes
+ * them, and in *@host_ds this CPU's DS area, on one CPU as KVM asks
+ */
 static unsigned int guest_msrs(struct core_test *t, const struct kvm_pmu *kvm,
-			       struct perf_guest_switch_msr *msrs)
+			       struct perf_guest_switch_msr *msrs, u64 *host_ds)
 {
 	unsigned int nr;
 
 	memset(msrs, 0, X86_GUEST_MSRS * sizeof(*msrs));
+	preempt_disable();
 	nr = x86_core_guest_msrs(&t->cpu, kvm, msrs);
+	*host_ds = x86_ds_area();
+	preempt_enable();
 	KUNIT_EXPECT_LE(t->test, nr, X86_GUEST_MSRS);
 	return nr;
 }
@@ -1866,7 +1872,7 @@ static void perf_x86_core_guest_pebs(struct kunit *test)
 	struct perf_guest_switch_msr msrs[X86_GUEST_MSRS];
 	struct perf_event *guest = raw_event(t, 0x00c4, 0);
 	struct kvm_pmu *kvm = kunit_kzalloc(test, sizeof(*kvm), GFP_KERNEL);
-	u64 bit, ctr, host_ds = x86_ds_area();
+	u64 bit, ctr, host_ds;
 	struct perf_event *host;
 
 	KUNIT_ASSERT_NOT_NULL(test, kvm);
@@ -1892,7 +1898,7 @@ static void perf_x86_core_guest_pebs(struct kunit *test)
 	kvm->pebs_enable = bit | BIT_ULL(7);
 	kvm->ds_area = 0xfffffe0000001000ULL;
 	kvm->pebs_data_cfg = PEBS_DATACFG_MEMINFO;
-	KUNIT_ASSERT_EQ(test, guest_msrs(t, kvm, msrs), 4);
+	KUNIT_ASSERT_EQ(test, guest_msrs(t, kvm, msrs, &host_ds), 4);
 	KUNIT_EXPECT_EQ(test, msrs[0].msr, MSR_CORE_PERF_GLOBAL_CTRL);
 	KUNIT_EXPECT_EQ(test, msrs[0].host & bit, 0);
 	KUNIT_EXPECT_EQ(test, msrs[0].guest & bit, bit);
@@ -1909,7 +1915,7 @@ static void perf_x86_core_guest_pebs(struct kunit *test)
 
 	/* on another counter than the guest's: no PEBS, but it counts */
 	kvm->host_cross_mapped_mask = bit;
-	guest_msrs(t, kvm, msrs);
+	guest_msrs(t, kvm, msrs, &host_ds);
 	KUNIT_EXPECT_EQ(test, msrs[0].guest & bit, bit);
 	KUNIT_EXPECT_EQ(test, msrs[1].guest, 0);
 	KUNIT_EXPECT_EQ(test, msrs[2].guest, host_ds);
@@ -1917,9 +1923,9 @@ static void perf_x86_core_guest_pebs(struct kunit *test)
 	/* not enabled by the guest, or no vCPU PMU at all: none either */
 	kvm->host_cross_mapped_mask = 0;
 	kvm->pebs_enable = 0;
-	guest_msrs(t, kvm, msrs);
+	guest_msrs(t, kvm, msrs, &host_ds);
 	KUNIT_EXPECT_EQ(test, msrs[1].guest, 0);
-	guest_msrs(t, NULL, msrs);
+	guest_msrs(t, NULL, msrs, &host_ds);
 	KUNIT_EXPECT_EQ(test, msrs[1].guest, 0);
 
 	/* the guest's buffer PMI, then its counter's own: KVM is told */
