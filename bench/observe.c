@@ -3712,7 +3712,8 @@ static void x86_topdown(void)
 
 static void observe_x86_pmu(void)
 {
-	if (pmu_type("cpu") < 0) {
+	/* a hybrid part's: cpu_core's, on the P-core the observer runs on */
+	if (pmu_type("cpu") < 0 && pmu_type("cpu_core") < 0) {
 		say("hw.x86", "no cpu PMU");
 		return;
 	}
@@ -4451,6 +4452,28 @@ static void observe_security(void)
 	}
 }
 
+/*
+ * On a hybrid part the generic hardware events are cpu_core's, which count
+ * on its CPUs only: the observer runs on the first of them, where the
+ * scheduler would otherwise put it wherever the kernel's own placement
+ * leads (one kernel's observer on a P-core, the other's on an E-core).
+ */
+static void pin_hybrid(void)
+{
+	cpu_set_t set;
+	FILE *f = fopen("/sys/bus/event_source/devices/cpu_core/cpus", "r");
+	int cpu;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &cpu) == 1) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	long rate;
@@ -4459,6 +4482,7 @@ int main(int argc, char **argv)
 	(void)argv;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGTRAP, ignore_sigtrap);
+	pin_hybrid();
 	find_tracepoint();
 	rate = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
 	say("observe.start", "tracepoint %s, pmus %d", tp_sched_switch > 0 ?

@@ -12,15 +12,25 @@
  * member's open result, the group enabled and disabled through its
  * leader, and the counter each member was on while it counted, as its
  * user page gives it to RDPMC: the counter's index + 1, 0 for none).
+ * On a hybrid part (a cpu_core PMU) it runs all of it once per core type's
+ * PMU, pinned to a CPU of that type, the generic events naming the PMU in
+ * config's upper half: each line then says whose it is ("hw core:3 -> 0").
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/* the PMU of this pass: its raw type, the generic events' upper half */
+static __u32 raw_type = PERF_TYPE_RAW;
+static __u64 ext_type;
+static const char *tag = "";
 
 /* an event on the calling task, in group @group (-1: a leader, disabled) */
 static int open_event(__u32 type, __u64 config, __u64 config1, int group)
@@ -29,9 +39,11 @@ static int open_event(__u32 type, __u64 config, __u64 config1, int group)
 	int fd;
 
 	memset(&a, 0, sizeof(a));
-	a.type = type;
+	a.type = type == PERF_TYPE_RAW ? raw_type : type;
 	a.size = sizeof(a);
 	a.config = config;
+	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
+		a.config |= ext_type;
 	a.config1 = config1;
 	a.disabled = group < 0;
 	fd = syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
@@ -79,7 +91,7 @@ static void try_group(const struct raw *m)
 	char line[512];
 	int len = 0, i;
 
-	len += snprintf(line + len, sizeof(line) - len, "group ");
+	len += snprintf(line + len, sizeof(line) - len, "group %s", tag);
 	for (n = 0; m[n].config; n++)
 		len += snprintf(line + len, sizeof(line) - len, "%s%#llx/%#llx",
 				n ? "," : "", (unsigned long long)m[n].config,
@@ -127,6 +139,9 @@ static const struct raw raws[] = {
 	{ 0x8203 },
 	/* the front-end register's other events (Sapphire, Granite Rapids) */
 	{ 0x40ad, 0x11 }, { 0x04c2, 0x11 }, { 0x02c6, 0x11 }, { 0x03c6, 0x11 },
+	/* Gracemont's second offcore response and its load latency */
+	{ 0x02b7, 1 }, { 0x02b7, 1ULL << 38 }, { 0x05d0, 3 },
+	{ 0x05d0, 1ULL << 16 },
 	/* AMD Zen's large-increment event: which encodings take a pair */
 	{ 0x0003 }, { 0x100000003ULL }, { 0x01000003 },
 };
@@ -154,10 +169,11 @@ static const struct raw groups[][10] = {
 	{ { 0x0076 }, { 0x0003 }, { 0x0003 }, { 0x0076 }, { 0x0076 } },
 };
 
-int main(void)
+static void pass(void)
 {
 	for (int c = 0; c < PERF_COUNT_HW_MAX; c++) {
-		printf("hw %d -> %d\n", c, try_event(PERF_TYPE_HARDWARE, c, 0));
+		printf("hw %s%d -> %d\n", tag, c,
+		       try_event(PERF_TYPE_HARDWARE, c, 0));
 		marker();
 	}
 	for (int id = 0; id < PERF_COUNT_HW_CACHE_MAX; id++)
@@ -165,12 +181,13 @@ int main(void)
 			for (int r = 0; r < PERF_COUNT_HW_CACHE_RESULT_MAX; r++) {
 				__u64 c = id | op << 8 | r << 16;
 
-				printf("cache %#llx -> %d\n", (unsigned long long)c,
+				printf("cache %s%#llx -> %d\n", tag,
+				       (unsigned long long)c,
 				       try_event(PERF_TYPE_HW_CACHE, c, 0));
 				marker();
 			}
 	for (unsigned int i = 0; i < sizeof(raws) / sizeof(raws[0]); i++) {
-		printf("raw %#llx/%#llx -> %d\n",
+		printf("raw %s%#llx/%#llx -> %d\n", tag,
 		       (unsigned long long)raws[i].config,
 		       (unsigned long long)raws[i].config1,
 		       try_event(PERF_TYPE_RAW, raws[i].config, raws[i].config1));
@@ -179,13 +196,69 @@ int main(void)
 	/* which config1 bits each front-end register event takes */
 	for (unsigned int i = 0; i < sizeof(frontend) / sizeof(frontend[0]); i++)
 		for (unsigned int b = 0; b <= 24; b++) {
-			printf("raw %#llx/%#llx -> %d\n", frontend[i], 1ULL << b,
+			printf("raw %s%#llx/%#llx -> %d\n", tag, frontend[i],
+			       1ULL << b,
 			       try_event(PERF_TYPE_RAW, frontend[i], 1ULL << b));
 			marker();
 		}
 	for (unsigned int i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		try_group(groups[i]);
 		marker();
+	}
+}
+
+/* a hybrid PMU's type and the first of its CPUs, or -1 */
+static int hybrid_pmu(const char *name, int *cpu)
+{
+	char path[96];
+	FILE *f;
+	int type;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus",
+		 name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d", cpu) != 1)
+		type = -1;
+	if (f)
+		fclose(f);
+	return type;
+}
+
+int main(void)
+{
+	static const char *const hybrid[][2] = {
+		{ "cpu_core", "core:" }, { "cpu_atom", "atom:" },
+	};
+	int type, cpu;
+
+	if (hybrid_pmu("cpu_core", &cpu) < 0) {
+		pass();
+		printf("pmu-encodings done\n");
+		return 0;
+	}
+	for (unsigned int i = 0; i < 2; i++) {
+		cpu_set_t set;
+
+		type = hybrid_pmu(hybrid[i][0], &cpu);
+		if (type < 0) {
+			printf("%s: no CPUs\n", hybrid[i][0]);
+			continue;
+		}
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		raw_type = type;
+		ext_type = (__u64)type << 32;
+		tag = hybrid[i][1];
+		pass();
 	}
 	printf("pmu-encodings done\n");
 	return 0;

@@ -42,6 +42,7 @@ personalities=(
 	"spr "
 	"spr-kvm "
 	"spr ,model=0xad"
+	"adl "
 )
 # the constraint pass only: a model of each other event list
 constraint_models=(
@@ -91,10 +92,13 @@ for p in "${personalities[@]}" "${constraint_models[@]}"; do
 		*" $p "*) ;;
 		*)
 			jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.log X86_PMU=$pmu"
-			jobs+=" X86_CPU_EXTRA=$extra TESTS=pmu-encodings BENCH_PMU_TRACE=1"$'\n'
+			jobs+=" X86_CPU_EXTRA=$extra TESTS=pmu-encodings BENCH_PMU_TRACE=1"
+			# the hybrid part: two CPUs of each core type
+			[ "$pmu" = adl ] && jobs+=" SMP=4"
+			jobs+=$'\n'
 			;;
 		esac
-		[ "$pmu" = amd ] && continue
+		[ "$pmu" = amd ] || [ "$pmu" = adl ] && continue
 		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.constraints.log"
 		jobs+=" X86_PMU=$pmu X86_CPU_EXTRA=$extra TESTS=pmu-constraints"$'\n'
 	done
@@ -127,7 +131,10 @@ for l in open(sys.argv[1], errors='replace'):
             if v & 0xffff == 0x4242:
                 # the marker after event i carries i's low byte in its
                 # counter mask: a marker the trace lost merges two
-                # events' writes but does not shift the rest
+                # events' writes but does not shift the rest, and one
+                # written twice (put on its counter again) is one
+                if last >= 0 and (v >> 24) & 0xff == last & 0xff:
+                    continue
                 last += 1
                 while last & 0xff != (v >> 24) & 0xff:
                     last += 1

@@ -205,12 +205,19 @@ void perf_groups_erase(struct perf_event_context *ctx,
 
 /*
  * An event bound to a CPU only counts there; a cgroup event only while a
- * task of its cgroup runs there.
+ * task of its cgroup runs there; a group only on the CPUs its PMU drives
+ * (pmu->filter: a hybrid part's PMU of one core type).  A group that does
+ * not fit stays INACTIVE, neither in error nor waiting for a turn.
  */
 bool perf_event_fits_cpu(struct perf_event *event)
 {
-	return (event->cpu == -1 || event->cpu == smp_processor_id()) &&
-	       perf_cgroup_match(event);
+	struct pmu *pmu = event->pmu_ctx->pmu;
+
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return false;
+	if (pmu->filter && pmu->filter(pmu, smp_processor_id()))
+		return false;
+	return perf_cgroup_match(event);
 }
 
 /*

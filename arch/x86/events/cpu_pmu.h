@@ -270,6 +270,10 @@ struct x86_cache_event {
  *	instructions events and load latency on general counters 1 and up,
  *	the records' latency word split into the cache's and the
  *	instruction's
+ * @atom_topdown: the four level-1 topdown events of the Atom cores, from
+ *	general events (sysfs.c)
+ * @mem_loads: what events/mem-loads says, where not Skylake's event
+ * @mem_stores: what events/mem-stores says, where not Skylake's
  */
 struct x86_intel_model {
 	const char *name;
@@ -288,6 +292,9 @@ struct x86_intel_model {
 	u8 lbr_nr;
 	u8 pebs;
 	bool pebs_pdist_gp0;
+	bool atom_topdown;
+	const char *mem_loads;
+	const char *mem_stores;
 };
 
 /*
@@ -460,12 +467,21 @@ struct x86_core_driver_cpu {
  *
  * @pmu: what the core calls.
  * @core: the PMU it drives.
- * @cpus: the per-CPU state.
+ * @state: the per-CPU state.
+ * @cpus: a hybrid part's PMU: the online CPUs of its core type, which
+ *	CPU hotplug changes (on the CPU coming or going); its events count
+ *	there only (pmu->filter).
+ * @native: the driver of real CPUs (pmu.c), not a KUnit model's.
+ * @reported: a hybrid PMU's counters are in the boot log (when its first
+ *	CPU came up).
  */
 struct x86_core_driver {
 	struct pmu pmu;
 	struct x86_core_pmu core;
-	struct x86_core_driver_cpu __percpu *cpus;
+	struct x86_core_driver_cpu __percpu *state;
+	cpumask_t cpus;
+	bool native;
+	bool reported;
 };
 
 /* pmu.c */
@@ -475,6 +491,7 @@ void x86_core_driver_cpu_up(struct x86_core_driver *drv, unsigned int nr);
 void x86_core_driver_free(struct x86_core_driver *drv);
 int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs);
 struct x86_core_driver *x86_core_native(void);
+struct x86_core_driver *x86_core_local(void);
 struct x86_core_driver *x86_core_driver_of(struct pmu *pmu);
 void x86_core_driver_set_freeze_on_smi(struct x86_core_driver *drv, bool on);
 

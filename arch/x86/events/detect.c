@@ -25,7 +25,11 @@
 #include "detect.h"
 #include "hw.h"
 
+#define CPUID_LEAF_EXT_FEATURES_7	0x7
 #define CPUID_LEAF_ARCH_PERFMON		0xa
+#define CPUID_LEAF_HYBRID		0x1a
+/* CPUID 7 EDX: a hybrid part (CPUID 0x1A gives each CPU's core type) */
+#define CPUID7_EDX_HYBRID		BIT(15)
 #define CPUID_LEAF_EXT_MAX		0x80000000
 #define CPUID_LEAF_EXT_FEATURES		0x80000001
 #define CPUID_LEAF_AMD_PERFMON		0x80000022
@@ -91,6 +95,8 @@ static int intel_detect(const struct x86_hw *hw, struct x86_core_desc *desc,
 		intel_fixed_counters(desc, r.ecx, r.edx);
 	if (!desc->num_gp && !desc->num_fixed)
 		return no_pmu(desc, "architectural perfmon without counters");
+	desc->cpuid_gp = desc->num_gp;
+	desc->cpuid_fixed = desc->fixed_mask;
 
 	if ((leaf1_ecx & X86_HW_CPUID1_ECX_PDCM) &&
 	    x86_hw_rdmsr(hw, MSR_IA32_PERF_CAPABILITIES, &desc->perf_capabilities))
@@ -101,7 +107,73 @@ static int intel_detect(const struct x86_hw *hw, struct x86_core_desc *desc,
 	desc->ctr_base = desc->full_width_write ? MSR_IA32_PMC0 :
 						  MSR_ARCH_PERFMON_PERFCTR0;
 	desc->msr_stride = 1;
+	if (max_leaf >= CPUID_LEAF_HYBRID) {
+		x86_hw_cpuid(hw, CPUID_LEAF_EXT_FEATURES_7, 0, &r);
+		desc->hybrid = r.edx & CPUID7_EDX_HYBRID;
+	}
 	return 0;
+}
+
+/* the counters CPUID 0xA of this CPU gives: general-purpose, fixed mask */
+static void intel_cpuid_counters(const struct x86_hw *hw, u8 *num_gp,
+				 u32 *fixed_mask)
+{
+	struct x86_core_desc d = { };
+	struct x86_hw_cpuid r;
+	union cpuid10_eax gp;
+
+	x86_hw_cpuid(hw, CPUID_LEAF_ARCH_PERFMON, 0, &r);
+	gp.full = r.eax;
+	d.version = gp.split.version_id;
+	if (d.version >= 2)
+		intel_fixed_counters(&d, r.ecx, r.edx);
+	*num_gp = min_t(u8, gp.split.num_counters, INTEL_PMC_MAX_GENERIC);
+	*fixed_mask = d.fixed_mask;
+}
+
+/**
+ * x86_core_hybrid_type - the core type of the CPU behind @hw
+ * @hw: the hardware, on the CPU asked about
+ *
+ * Return: CPUID 0x1A EAX[31:24] (X86_HYBRID_CORE, X86_HYBRID_ATOM), 0 on
+ * a part that is not hybrid.
+ */
+u8 x86_core_hybrid_type(const struct x86_hw *hw)
+{
+	struct x86_hw_cpuid r;
+
+	x86_hw_cpuid(hw, 0, 0, &r);
+	if (r.eax < CPUID_LEAF_HYBRID)
+		return 0;
+	x86_hw_cpuid(hw, CPUID_LEAF_EXT_FEATURES_7, 0, &r);
+	if (!(r.edx & CPUID7_EDX_HYBRID))
+		return 0;
+	x86_hw_cpuid(hw, CPUID_LEAF_HYBRID, 0, &r);
+	return r.eax >> 24;
+}
+
+/**
+ * x86_core_cpuid_covers - does this CPU have the boot CPU's counters?
+ * @hw: the hardware, on the CPU asked about
+ * @boot: the boot CPU's description
+ *
+ * A CPU whose CPUID 0xA gives fewer general-purpose counters, or lacks a
+ * fixed counter, than the boot CPU's (a hypervisor that sizes each vCPU
+ * differently) must not be driven as the boot CPU is: the counters it
+ * lacks fault.  AMD's CPUs are alike.
+ *
+ * Return: true when it has every counter @boot's CPUID gave.
+ */
+bool x86_core_cpuid_covers(const struct x86_hw *hw,
+			   const struct x86_core_desc *boot)
+{
+	u32 fixed_mask;
+	u8 num_gp;
+
+	if (boot->vendor != X86_CORE_INTEL)
+		return true;
+	intel_cpuid_counters(hw, &num_gp, &fixed_mask);
+	return num_gp >= boot->cpuid_gp && !(boot->cpuid_fixed & ~fixed_mask);
 }
 
 /* the family of CPUID 1 EAX, with the extended family where it applies */

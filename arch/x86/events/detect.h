@@ -12,6 +12,7 @@
 
 struct x86_hw;
 struct x86_intel_model;
+struct x86_intel_hybrid;
 struct x86_counter_rules;
 
 enum x86_core_vendor {
@@ -35,6 +36,9 @@ enum x86_core_vendor {
  * @fixed_mask: which fixed counters exist (bit i: IA32_FIXED_CTRi); on
  *	version 5 from the bitmap of CPUID 0xA ECX as well as the count.
  * @fixed_width: their width in bits.
+ * @cpuid_gp: Intel: the general-purpose counters CPUID 0xA gives (a
+ *	hybrid model's core type may have more, @num_gp).
+ * @cpuid_fixed: Intel: the fixed counters it gives (the same way).
  * @events_mask_len: Intel: how many architectural events CPUID 0xA EBX
  *	describes (EAX[31:24]).
  * @events_unavailable: Intel: bit i set when architectural event i is not
@@ -52,6 +56,14 @@ enum x86_core_vendor {
  *	after it, which runs the Merge event and holds the count's upper
  *	bits (AMD's PPR, "Large Increment per Cycle Events").
  * @hypervisor: CPUID says a hypervisor runs us.
+ * @hybrid: Intel: CPUID 7 EDX[15], the part has two core types (CPUID
+ *	0x1A), and CPUID 0xA gives the counters both have.
+ * @hybrid_type: Intel: the core type (CPUID 0x1A EAX[31:24]) of the CPUs
+ *	this PMU drives, on a hybrid model the model layer knows (models.c);
+ *	0 where every CPU is driven alike.
+ * @intel_hybrid: Intel: what the model layer knows of a hybrid model, as
+ *	detected on the boot CPU (NULL for any other part); each core type's
+ *	description comes from it (x86_intel_hybrid_desc()).
  * @intel_model: Intel: what the driver knows of the model beyond CPUID
  *	(models.c), NULL for a model it has no table of.
  * @counter_rules: Intel: the general-purpose counters the model's events
@@ -92,6 +104,8 @@ struct x86_core_desc {
 	u8 num_fixed;
 	u32 fixed_mask;
 	u8 fixed_width;
+	u8 cpuid_gp;
+	u32 cpuid_fixed;
 	u8 events_mask_len;
 	u32 events_unavailable;
 	bool anythread_deprecated;
@@ -101,6 +115,9 @@ struct x86_core_desc {
 	bool perfmon_v2;
 	bool merge_pairs;
 	bool hypervisor;
+	bool hybrid;
+	u8 hybrid_type;
+	const struct x86_intel_hybrid *intel_hybrid;
 	const struct x86_intel_model *intel_model;
 	const struct x86_counter_rules *counter_rules;
 	bool extra_regs;
@@ -116,11 +133,25 @@ struct x86_core_desc {
 	const char *why_none;
 };
 
+/* CPUID 0x1A EAX[31:24]: the core types of Intel's hybrid parts */
+#define X86_HYBRID_ATOM		0x20
+#define X86_HYBRID_CORE		0x40
+/* the core types of a hybrid model, each a PMU */
+#define X86_HYBRID_TYPES	2
+
 int x86_core_detect(const struct x86_hw *hw, struct x86_core_desc *desc);
+u8 x86_core_hybrid_type(const struct x86_hw *hw);
+bool x86_core_cpuid_covers(const struct x86_hw *hw,
+			   const struct x86_core_desc *boot);
 
 /* models.c: what the Intel model layer knows of @desc's family and model */
 void x86_intel_model_detect(const struct x86_hw *hw,
 			    struct x86_core_desc *desc);
+unsigned int x86_intel_hybrid_types(const struct x86_core_desc *boot);
+const char *x86_intel_hybrid_pmu(const struct x86_core_desc *boot,
+				 unsigned int i);
+void x86_intel_hybrid_desc(const struct x86_core_desc *boot, unsigned int i,
+			   struct x86_core_desc *desc);
 
 /* the control MSR of general-purpose counter @i */
 static inline u32 x86_core_evtsel_msr(const struct x86_core_desc *desc,

@@ -10,8 +10,10 @@
  * generated from the same event lists.
  *
  * A model without a table is driven as CPUID describes it, as before
- * (generic architected perfmon).  Hybrid parts (Alder Lake and later
- * client parts) are not here: their two core types need a PMU each.
+ * (generic architected perfmon).  A hybrid model (struct x86_intel_hybrid)
+ * has a table for each of its core types, and each type a PMU of its own
+ * (pmu.c): CPUID 0xA gives the counters both types have, the model says
+ * what each type has beyond them.
  *
  * Constant tables, pure functions: no locking.
  */
@@ -195,6 +197,7 @@ static const struct x86_intel_model sapphire_rapids = {
 	.nr_extra = ARRAY_SIZE(sapphire_rapids_extra),
 	.metrics = 8, .ref_cycles_p = true, .mem_loads_aux = true,
 	.pebs = 4, .pebs_pdist_gp0 = true,
+	.mem_stores = "event=0xcd,umask=0x2",
 };
 
 /*
@@ -209,6 +212,118 @@ static const struct x86_intel_model granite_rapids = {
 	.extra = granite_rapids_extra,
 	.nr_extra = ARRAY_SIZE(granite_rapids_extra),
 	.metrics = 8, .ref_cycles_p = true,
+};
+
+/*
+ * Gracemont, the E-cores of Alder Lake and Raptor Lake.  L1D: loads and
+ * stores retired (MEM_UOPS_RETIRED.ALL_LOADS, _STORES), no event for
+ * misses; L1I: instruction cache accesses and misses (ICACHE.ACCESSES,
+ * .MISSES); LL: offcore responses (event 0xb7) of demand data reads and
+ * RFOs, any supplier or an L3 miss; DTLB: loads and stores retired, and
+ * completed walks of loads and of stores; ITLB: completed walks; BPU:
+ * branches retired and mispredicted.  No node events.
+ */
+static const struct x86_cache_event gracemont_cache[] = {
+	CE(L1D, READ, ACCESS, 0x81d0),
+	CE(L1D, WRITE, ACCESS, 0x82d0),
+	CE(L1I, READ, ACCESS, 0x0380),
+	CE(L1I, READ, MISS, 0x0280),
+	CE(L1I, WRITE, ACCESS, BAD),
+	CE(L1I, WRITE, MISS, BAD),
+	OCR(LL, READ, ACCESS, 0x01b7, 0x10001ULL),
+	OCR(LL, READ, MISS, 0x01b7, 0x3f04000001ULL),
+	OCR(LL, WRITE, ACCESS, 0x01b7, 0x10002ULL),
+	OCR(LL, WRITE, MISS, 0x01b7, 0x3f04000002ULL),
+	CE(DTLB, READ, ACCESS, 0x81d0),
+	CE(DTLB, READ, MISS, 0x0e08),
+	CE(DTLB, WRITE, ACCESS, 0x82d0),
+	CE(DTLB, WRITE, MISS, 0x0e49),
+	CE(ITLB, READ, ACCESS, BAD),
+	CE(ITLB, READ, MISS, 0x0481),
+	CE(ITLB, WRITE, ACCESS, BAD),
+	CE(ITLB, WRITE, MISS, BAD),
+	CE(ITLB, PREFETCH, ACCESS, BAD),
+	CE(ITLB, PREFETCH, MISS, BAD),
+	CE(BPU, READ, ACCESS, 0x00c4),
+	CE(BPU, READ, MISS, 0x00c5),
+	CE(BPU, WRITE, ACCESS, BAD),
+	CE(BPU, WRITE, MISS, BAD),
+	CE(BPU, PREFETCH, ACCESS, BAD),
+	CE(BPU, PREFETCH, MISS, BAD),
+};
+
+/* Gracemont: the offcore responses at 0x01b7 and 0x02b7, load latency */
+static const struct x86_extra_event gracemont_extra[] = {
+	XE(0x01b7, RSP_0, RSP_VALID),
+	XE(0x02b7, RSP_1, RSP_VALID),
+	XE(0x05d0, LDLAT, LDLAT_VALID),
+};
+
+/*
+ * Alder Lake's and Raptor Lake's P-cores (Golden Cove, as Sapphire
+ * Rapids' cores): its events, its topdown with the level-2 metrics
+ */
+static const struct x86_intel_model alderlake_core = {
+	.name = "Alderlake Hybrid", .pmu_name = "alderlake_hybrid",
+	.cache = sapphire_rapids_cache,
+	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
+	.extra = sapphire_rapids_extra,
+	.nr_extra = ARRAY_SIZE(sapphire_rapids_extra),
+	.metrics = 8, .ref_cycles_p = true, .mem_loads_aux = true,
+	.mem_stores = "event=0xcd,umask=0x2",
+};
+
+/* ... and their E-cores: topdown's level 1 from general events */
+static const struct x86_intel_model alderlake_atom = {
+	.name = "Alderlake Hybrid", .pmu_name = "alderlake_hybrid",
+	.cache = gracemont_cache, .nr_cache = ARRAY_SIZE(gracemont_cache),
+	.extra = gracemont_extra, .nr_extra = ARRAY_SIZE(gracemont_extra),
+	.ref_cycles_p = true, .atom_topdown = true,
+	.mem_loads = "event=0xd0,umask=0x5,ldlat=3",
+	.mem_stores = "event=0xd0,umask=0x6",
+};
+
+/*
+ * struct x86_hybrid_type - one core type of a hybrid model
+ * @core_type: its CPUs' CPUID 0x1A EAX[31:24]
+ * @pmu: the name of its PMU
+ * @model: its table
+ * @more_gp: its general-purpose counters beyond CPUID 0xA's
+ * @more_fixed: its fixed counters beyond CPUID 0xA's
+ */
+struct x86_hybrid_type {
+	u8 core_type;
+	const char *pmu;
+	const struct x86_intel_model *model;
+	u8 more_gp;
+	u32 more_fixed;
+};
+
+/*
+ * struct x86_intel_hybrid - a hybrid model: its core types, the first
+ * the one whose PMU takes PERF_TYPE_RAW (as stock registers them)
+ */
+struct x86_intel_hybrid {
+	struct x86_hybrid_type types[X86_HYBRID_TYPES];
+};
+
+/* Alder Lake, Raptor Lake: P-cores 8 + 4 counters, E-cores CPUID's 6 + 3 */
+static const struct x86_intel_hybrid alderlake_hybrid = {
+	.types = {
+		{ X86_HYBRID_CORE, "cpu_core", &alderlake_core, 2, BIT(3) },
+		{ X86_HYBRID_ATOM, "cpu_atom", &alderlake_atom, 0, 0 },
+	},
+};
+
+static const struct {
+	u8 model;
+	const struct x86_intel_hybrid *table;
+} intel_hybrids[] = {
+	{ VFM_MODEL(INTEL_ALDERLAKE),		&alderlake_hybrid },
+	{ VFM_MODEL(INTEL_ALDERLAKE_L),		&alderlake_hybrid },
+	{ VFM_MODEL(INTEL_RAPTORLAKE),		&alderlake_hybrid },
+	{ VFM_MODEL(INTEL_RAPTORLAKE_P),	&alderlake_hybrid },
+	{ VFM_MODEL(INTEL_RAPTORLAKE_S),	&alderlake_hybrid },
 };
 
 static const struct {
@@ -255,26 +370,98 @@ static const struct x86_counter_rules *counter_rules_find(u8 model)
 	return NULL;
 }
 
+static const struct x86_intel_hybrid *hybrid_find(u8 model)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(intel_hybrids); i++)
+		if (intel_hybrids[i].model == model)
+			return intel_hybrids[i].table;
+	return NULL;
+}
+
+/* the topdown metrics of @desc: its model's, where the PMU has them */
+static u8 model_metrics(const struct x86_core_desc *desc)
+{
+	if (desc->intel_model && (desc->fixed_mask & BIT(3)) &&
+	    (desc->perf_capabilities & BIT_ULL(PERF_CAP_METRICS_IDX)))
+		return desc->intel_model->metrics;
+	return 0;
+}
+
 /**
  * x86_intel_model_detect - what the model layer knows of an Intel PMU
  * @hw: the hardware, to probe the extra registers
  * @desc: the PMU as CPUID describes it, family and model filled in;
  *	@intel_model, @counter_rules, @lbr_nr, @extra_regs and @metrics are
- *	set (NULL, NULL, 0, false and 0 for a model without a table)
+ *	set (NULL, NULL, 0, false and 0 for a model without a table); on a
+ *	hybrid model it knows, @intel_hybrid, and the rest as for its first
+ *	core type (x86_intel_hybrid_desc() gives each type's)
  */
 void x86_intel_model_detect(const struct x86_hw *hw,
 			    struct x86_core_desc *desc)
 {
 	if (desc->family != 6)
 		return;
-	desc->intel_model = model_find(desc->model);
-	desc->counter_rules = counter_rules_find(desc->model);
+	if (desc->hybrid)
+		desc->intel_hybrid = hybrid_find(desc->model);
+	if (desc->intel_hybrid) {
+		desc->intel_model = desc->intel_hybrid->types[0].model;
+	} else {
+		desc->intel_model = model_find(desc->model);
+		desc->counter_rules = counter_rules_find(desc->model);
+	}
 	x86_lbr_probe(hw, desc);
 	desc->extra_regs = desc->intel_model && desc->intel_model->nr_extra &&
 			   x86_extra_probe(hw);
-	if (desc->intel_model && (desc->fixed_mask & BIT(3)) &&
-	    (desc->perf_capabilities & BIT_ULL(PERF_CAP_METRICS_IDX)))
-		desc->metrics = desc->intel_model->metrics;
+	desc->metrics = model_metrics(desc);
+}
+
+/**
+ * x86_intel_hybrid_types - how many core types a PMU description has
+ * @boot: the boot CPU's description
+ *
+ * Return: X86_HYBRID_TYPES on a hybrid model the model layer knows, 1
+ * on any other part (a PMU for every CPU).
+ */
+unsigned int x86_intel_hybrid_types(const struct x86_core_desc *boot)
+{
+	return boot->intel_hybrid ? X86_HYBRID_TYPES : 1;
+}
+
+/**
+ * x86_intel_hybrid_pmu - the name of core type @i's PMU
+ * @boot: the boot CPU's description, of a hybrid model
+ * @i: the type, below x86_intel_hybrid_types()
+ *
+ * Return: its name ("cpu_core").
+ */
+const char *x86_intel_hybrid_pmu(const struct x86_core_desc *boot,
+				 unsigned int i)
+{
+	return boot->intel_hybrid->types[i].pmu;
+}
+
+/**
+ * x86_intel_hybrid_desc - the description of a hybrid model's core type
+ * @boot: the boot CPU's description, of a hybrid model
+ * @i: the type, below x86_intel_hybrid_types()
+ * @desc: filled in: @boot, with the counters, the table and the topdown
+ *	metrics of the type, and the type's CPUID 0x1A value
+ */
+void x86_intel_hybrid_desc(const struct x86_core_desc *boot, unsigned int i,
+			   struct x86_core_desc *desc)
+{
+	const struct x86_hybrid_type *type = &boot->intel_hybrid->types[i];
+
+	*desc = *boot;
+	desc->hybrid_type = type->core_type;
+	desc->intel_model = type->model;
+	desc->num_gp = min_t(unsigned int, boot->num_gp + type->more_gp,
+			     INTEL_PMC_MAX_GENERIC);
+	desc->fixed_mask |= type->more_fixed;
+	desc->num_fixed = hweight32(desc->fixed_mask);
+	desc->metrics = model_metrics(desc);
 }
 
 /**

@@ -11,10 +11,17 @@
  * what KVM and the local APIC code ask virt.c.
  *
  * At boot the driver registers "cpu" (type PERF_TYPE_RAW) when CPUID
- * detection finds a core PMU.  Under QEMU TCG, or a hypervisor that hides
- * the PMU, nothing is registered: hardware events stay -ENOENT and every
- * hook here does nothing.  KUnit registers further instances
- * over its model of the PMU (x86_core_driver_setup()).
+ * detection finds a core PMU; on a hybrid model the model layer knows, a
+ * PMU for each core type instead ("cpu_core" with PERF_TYPE_RAW,
+ * "cpu_atom" with a type of its own), each driving the CPUs of its type
+ * only: a CPU takes its type's driver as it comes up (CPUID 0x1A), the
+ * driver's events count there only (pmu->filter, and -ENOENT for an
+ * event bound to another CPU), and generic events may name the PMU in
+ * config's upper half (PERF_PMU_CAP_EXTENDED_HW_TYPE).  A CPU whose
+ * CPUID lacks counters the boot CPU has gets no driver.  Under QEMU TCG,
+ * or a hypervisor that hides the PMU, nothing is registered: hardware
+ * events stay -ENOENT and every hook here does nothing.  KUnit registers
+ * further instances over its model of the PMU (x86_core_driver_setup()).
  *
  * Locking: every pmu callback runs on the CPU it acts on with IRQs off
  * (the core holds its context lock) and touches only that CPU's struct
@@ -22,10 +29,14 @@
  * it acts only on counters in the CPU's running mask, which a callback
  * sets last when it starts a counter and clears first when it stops one.
  * The driver structure itself is written once, before registration, but
- * for core.freeze_on_smi: see x86_core_driver_set_freeze_on_smi().
+ * for core.freeze_on_smi (see x86_core_driver_set_freeze_on_smi()) and a
+ * hybrid PMU's cpus, which each CPU changes for itself as it comes up or
+ * goes down (the CPU hotplug lock held), and its @reported.  Each CPU's
+ * local_driver is its own, written as it comes up or goes down.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -41,8 +52,15 @@
 #include "cpu_pmu.h"
 #include "perf_event.h"
 
-/* the driver of the boot CPU's PMU, once registered; NULL without one */
+/*
+ * The registered drivers: one, or one for each core type of a hybrid
+ * part; native is the first (PERF_TYPE_RAW's), NULL while none is
+ * registered, and each CPU's local_driver the one of its PMU.
+ */
+static struct x86_core_driver drivers[X86_HYBRID_TYPES];
+static unsigned int nr_drivers;
 static struct x86_core_driver *native;
+static DEFINE_PER_CPU(struct x86_core_driver *, local_driver);
 
 static struct x86_core_driver *to_driver(struct pmu *pmu)
 {
@@ -51,14 +69,14 @@ static struct x86_core_driver *to_driver(struct pmu *pmu)
 
 static struct x86_core_driver_cpu *this_cpu_state(struct pmu *pmu)
 {
-	return this_cpu_ptr(to_driver(pmu)->cpus);
+	return this_cpu_ptr(to_driver(pmu)->state);
 }
 
 /* a sampling event's period ended in the PMI being handled */
 static int driver_overflow(struct perf_event *event, u64 period, void *arg)
 {
 	struct x86_core_driver *drv = arg;
-	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->state);
 	struct perf_sample_data data;
 
 	perf_sample_data_init(&data, 0, period);
@@ -79,7 +97,7 @@ static int driver_overflow(struct perf_event *event, u64 period, void *arg)
  */
 int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs)
 {
-	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->state);
 	u64 start = sched_clock();
 	int handled;
 
@@ -93,7 +111,7 @@ int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs)
 	 * model's PMIs, which KUnit runs in a thread, say nothing about that,
 	 * nor are they the CPU's (/proc/interrupts' "PMI" line).
 	 */
-	if (handled && drv == READ_ONCE(native)) {
+	if (handled && drv->native) {
 		inc_irq_stat(apic_perf_irqs);
 		perf_sample_event_took(sched_clock() - start);
 	}
@@ -106,7 +124,7 @@ int x86_core_driver_pmi(struct x86_core_driver *drv, struct pt_regs *regs)
  */
 static int perf_event_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
-	struct x86_core_driver *drv = READ_ONCE(native);
+	struct x86_core_driver *drv = this_cpu_read(local_driver);
 
 	return drv ? x86_core_driver_pmi(drv, regs) : NMI_DONE;
 }
@@ -125,15 +143,14 @@ struct x86_pmu x86_pmu = {
 static int core_snapshot_branch_stack(struct perf_branch_entry *entries,
 				      unsigned int cnt)
 {
-	struct x86_core_driver *drv = READ_ONCE(native);
+	struct x86_core_driver *drv;
 	unsigned long flags;
 	int n = 0;
 
-	if (!drv)
-		return 0;
 	local_irq_save(flags);
-	if (this_cpu_ptr(drv->cpus)->counters.core)
-		n = x86_lbr_snapshot(&this_cpu_ptr(drv->cpus)->counters,
+	drv = this_cpu_read(local_driver);
+	if (drv && this_cpu_ptr(drv->state)->counters.core)
+		n = x86_lbr_snapshot(&this_cpu_ptr(drv->state)->counters,
 				     entries, cnt);
 	local_irq_restore(flags);
 	return n;
@@ -144,6 +161,10 @@ static int core_event_init(struct perf_event *event)
 	struct x86_core_driver *drv = to_driver(event->pmu);
 	int ret;
 
+	/* a hybrid PMU's events count on the CPUs of its core type only */
+	if (drv->core.desc.hybrid_type && event->cpu >= 0 &&
+	    !cpumask_test_cpu(event->cpu, &drv->cpus))
+		return -ENOENT;
 	ret = x86_core_event_init(&drv->core, event);
 	if (ret)
 		return ret;
@@ -160,6 +181,12 @@ static int core_event_init(struct perf_event *event)
 struct x86_core_driver *x86_core_driver_of(struct pmu *pmu)
 {
 	return pmu && pmu->event_init == core_event_init ? to_driver(pmu) : NULL;
+}
+
+/* a hybrid PMU's: its events do not go on a CPU of another core type */
+static bool core_filter(struct pmu *pmu, int cpu)
+{
+	return !cpumask_test_cpu(cpu, &to_driver(pmu)->cpus);
 }
 
 /* take @event out of the open transaction's list */
@@ -188,6 +215,13 @@ static int core_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int ret;
 
+	/*
+	 * A CPU without this PMU's counters: another core type's (which
+	 * core_filter() keeps the core from asking), or one whose CPUID
+	 * lacks counters
+	 */
+	if (!cpu->counters.core)
+		return -ENOENT;
 	if (cpu->txn_flags & PERF_PMU_TXN_ADD) {
 		if (cpu->nr_txn >= ARRAY_SIZE(cpu->txn))
 			return -EAGAIN;
@@ -299,7 +333,7 @@ static void core_cancel_txn(struct pmu *pmu)
 /* a CPU's counters come up: cleared, off, the PMI unmasked */
 static void driver_cpu_up(struct x86_core_driver *drv, unsigned int nr)
 {
-	struct x86_core_driver_cpu *cpu = per_cpu_ptr(drv->cpus, nr);
+	struct x86_core_driver_cpu *cpu = per_cpu_ptr(drv->state, nr);
 
 	x86_core_cpu_init(&cpu->counters, &drv->core);
 	x86_core_cpu_reset(&cpu->counters);
@@ -308,7 +342,7 @@ static void driver_cpu_up(struct x86_core_driver *drv, unsigned int nr)
 
 static void driver_cpu_down(struct x86_core_driver *drv, unsigned int nr)
 {
-	struct x86_core_driver_cpu *cpu = per_cpu_ptr(drv->cpus, nr);
+	struct x86_core_driver_cpu *cpu = per_cpu_ptr(drv->state, nr);
 
 	x86_core_cpu_reset(&cpu->counters);
 	cpu->counters.core = NULL;
@@ -329,8 +363,8 @@ int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
 	drv->core.pmu = &drv->pmu;
 	drv->core.overflow = driver_overflow;
 	drv->core.overflow_arg = drv;
-	drv->cpus = alloc_percpu(struct x86_core_driver_cpu);
-	if (!drv->cpus)
+	drv->state = alloc_percpu(struct x86_core_driver_cpu);
+	if (!drv->state)
 		return -ENOMEM;
 	drv->pmu = (struct pmu) {
 		.module		= THIS_MODULE,
@@ -351,6 +385,10 @@ int x86_core_driver_setup(struct x86_core_driver *drv, const struct x86_hw *hw,
 		.event_mapped	= x86_core_user_event_mapped,
 		.event_unmapped	= x86_core_user_event_unmapped,
 	};
+	if (desc->hybrid_type) {
+		drv->pmu.filter = core_filter;
+		drv->pmu.capabilities = PERF_PMU_CAP_EXTENDED_HW_TYPE;
+	}
 	return 0;
 }
 
@@ -369,7 +407,7 @@ static DEFINE_MUTEX(freeze_lock);
 static void apply_freeze_here(void *info)
 {
 	struct x86_core_driver *drv = info;
-	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->state);
 
 	if (cpu->counters.core)
 		x86_core_apply_freeze_on_smi(&cpu->counters);
@@ -403,22 +441,65 @@ void x86_core_driver_set_freeze_on_smi(struct x86_core_driver *drv, bool on)
  */
 void x86_core_driver_free(struct x86_core_driver *drv)
 {
-	free_percpu(drv->cpus);
-	drv->cpus = NULL;
+	free_percpu(drv->state);
+	drv->state = NULL;
 }
 
 /* ---- the boot-time driver on the real CPUs ---- */
 
+static void report_counters(const struct x86_core_driver *drv);
+
+/*
+ * The driver of the CPU this runs on: the only one, or on a hybrid part
+ * the one of its core type; none where its CPUID lacks counters the boot
+ * CPU's has (a hypervisor that gives each vCPU its own count: driving it
+ * as the others would program counters it lacks).
+ */
+static struct x86_core_driver *this_cpu_driver(void)
+{
+	unsigned int i;
+	u8 type;
+
+	if (!x86_core_cpuid_covers(&x86_hw_native, &native->core.desc)) {
+		pr_info("PMU not available due to virtualization, using software events only.\n");
+		return NULL;
+	}
+	if (nr_drivers == 1)
+		return native;
+	type = x86_core_hybrid_type(&x86_hw_native);
+	for (i = 0; i < nr_drivers; i++)
+		if (drivers[i].core.desc.hybrid_type == type)
+			return &drivers[i];
+	return NULL;
+}
+
 static int core_cpu_starting(unsigned int nr)
 {
-	driver_cpu_up(native, nr);
+	struct x86_core_driver *drv = this_cpu_driver();
+
+	if (drv) {
+		driver_cpu_up(drv, nr);
+		cpumask_set_cpu(nr, &drv->cpus);
+		/* a hybrid PMU's counters, as its first CPU shows them */
+		if (!drv->reported) {
+			drv->reported = true;
+			report_counters(drv);
+		}
+		this_cpu_write(local_driver, drv);
+	}
 	x86_ds_cpu_up();
 	return 0;
 }
 
 static int core_cpu_dying(unsigned int nr)
 {
-	driver_cpu_down(native, nr);
+	struct x86_core_driver *drv = this_cpu_read(local_driver);
+
+	if (drv) {
+		this_cpu_write(local_driver, NULL);
+		driver_cpu_down(drv, nr);
+		cpumask_clear_cpu(nr, &drv->cpus);
+	}
 	return 0;
 }
 
@@ -428,21 +509,19 @@ static int core_cpu_dying(unsigned int nr)
  */
 static int core_suspend(void *data)
 {
-	struct x86_core_driver *drv = data;
-	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+	struct x86_core_driver *drv = this_cpu_read(local_driver);
 
-	if (cpu->counters.core)
-		x86_core_cpu_save(&cpu->counters);
+	if (drv && this_cpu_ptr(drv->state)->counters.core)
+		x86_core_cpu_save(&this_cpu_ptr(drv->state)->counters);
 	return 0;
 }
 
 static void core_resume(void *data)
 {
-	struct x86_core_driver *drv = data;
-	struct x86_core_driver_cpu *cpu = this_cpu_ptr(drv->cpus);
+	struct x86_core_driver *drv = this_cpu_read(local_driver);
 
-	if (cpu->counters.core)
-		x86_core_cpu_restore(&cpu->counters);
+	if (drv && this_cpu_ptr(drv->state)->counters.core)
+		x86_core_cpu_restore(&this_cpu_ptr(drv->state)->counters);
 }
 
 static const struct syscore_ops core_syscore_ops = {
@@ -451,7 +530,7 @@ static const struct syscore_ops core_syscore_ops = {
 };
 
 /* the architectural events of CPUID 0xA EBX, by bit, as the log names them */
-static const char *const arch_event_names[] __initconst = {
+static const char *const arch_event_names[] = {
 	"cpu cycles", "instructions", "bus cycles", "cache references",
 	"cache misses", "branch instructions", "branch misses",
 };
@@ -459,20 +538,16 @@ static const char *const arch_event_names[] __initconst = {
 /*
  * The boot log's account of the PMU, in the words and layout that logs
  * and the scripts reading them know: the driver, the architectural events
- * CPUID marks unavailable, then the counters' facts.
+ * CPUID marks unavailable, then the counters' facts (a hybrid part's for
+ * each core type, as the type's first CPU comes up).
  */
 static void __init report_pmu(const struct x86_core_pmu *core)
 {
 	const struct x86_core_desc *desc = &core->desc;
-	u64 counters = (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
 	char lbr[24] = "", pebs[24] = "";
 	const char *kind;
 	unsigned int i;
 
-	if (desc->num_gp)
-		counters |= GENMASK_ULL(desc->num_gp - 1, 0);
-	if (desc->metrics)
-		counters |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
 	if (desc->vendor == X86_CORE_INTEL)
 		kind = "generic architected perfmon, Intel";
 	else if (desc->family >= 0x17)
@@ -503,6 +578,21 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 		    (desc->events_unavailable & BIT(i)))
 			pr_info("core: CPUID marked event: '%s' unavailable\n",
 				arch_event_names[i]);
+}
+
+static void report_counters(const struct x86_core_driver *drv)
+{
+	const struct x86_core_pmu *core = &drv->core;
+	const struct x86_core_desc *desc = &core->desc;
+	u64 counters = (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
+
+	if (desc->num_gp)
+		counters |= GENMASK_ULL(desc->num_gp - 1, 0);
+	if (desc->metrics)
+		counters |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
+	/* the line ends in a space, as stock's does */
+	if (desc->hybrid_type)
+		pr_info("core: %s PMU driver: %s\n", drv->pmu.name, "");
 	pr_info("... %-24s%u\n", "version:", desc->version);
 	pr_info("... %-24s%u\n", "bit width:", desc->gp_width);
 	pr_info("... %-24s%u\n", "generic registers:", desc->num_gp);
@@ -513,30 +603,46 @@ static void __init report_pmu(const struct x86_core_pmu *core)
 	pr_info("... %-24s%016llx\n", "event mask:", counters);
 }
 
+/* the name and type of registered driver @i */
+static const char *__init driver_name(const struct x86_core_desc *boot,
+				      unsigned int i)
+{
+	return nr_drivers > 1 ? x86_intel_hybrid_pmu(boot, i) : "cpu";
+}
+
 static int __init x86_core_driver_init(void)
 {
-	static struct x86_core_driver drv;
 	static struct syscore core_syscore;
-	struct x86_core_desc desc;
+	struct x86_core_desc boot, desc;
+	unsigned int i, nr_reg = 0;
 	int ret;
 
-	if (x86_core_detect(&x86_hw_native, &desc) ||
-	    desc.vendor == X86_CORE_NONE) {
+	if (x86_core_detect(&x86_hw_native, &boot) ||
+	    boot.vendor == X86_CORE_NONE) {
 		pr_info("perf: no x86 core PMU: %s\n",
-			desc.why_none ?: "not detected");
+			boot.why_none ?: "not detected");
 		return 0;
 	}
 	/* PEBS is the real CPUs' alone: its buffers are theirs */
-	x86_pebs_probe(&x86_hw_native, &desc);
-	if (desc.pebs_fmt)
+	x86_pebs_probe(&x86_hw_native, &boot);
+	if (boot.pebs_fmt)
 		x86_ds_enable();
-	ret = x86_core_driver_setup(&drv, &x86_hw_native, &desc);
-	if (ret)
-		return ret;
-	/* SVM is off until KVM turns it on (amd_pmu_enable_virt()) */
-	drv.core.hg_bits = false;
-	/* the hotplug and NMI paths find it from here on */
-	WRITE_ONCE(native, &drv);
+	for (i = 0; i < x86_intel_hybrid_types(&boot); i++) {
+		desc = boot;
+		if (boot.intel_hybrid)
+			x86_intel_hybrid_desc(&boot, i, &desc);
+		ret = x86_core_driver_setup(&drivers[i], &x86_hw_native, &desc);
+		if (ret)
+			goto fail;
+		/* SVM is off until KVM turns it on (amd_pmu_enable_virt()) */
+		drivers[i].core.hg_bits = false;
+		drivers[i].native = true;
+		nr_drivers = i + 1;
+	}
+	/* the boot log has the first one's counters already, below */
+	drivers[0].reported = true;
+	/* the hotplug and NMI paths find them from here on */
+	WRITE_ONCE(native, &drivers[0]);
 	ret = cpuhp_setup_state(CPUHP_AP_PERF_X86_STARTING,
 				"perf/x86:starting", core_cpu_starting,
 				core_cpu_dying);
@@ -546,25 +652,33 @@ static int __init x86_core_driver_init(void)
 				   NMI_FLAG_FIRST, "PMI");
 	if (ret)
 		goto fail_hp;
-	ret = perf_pmu_register(&drv.pmu, "cpu", PERF_TYPE_RAW);
-	if (ret)
-		goto fail_nmi;
+	for (; nr_reg < nr_drivers; nr_reg++) {
+		ret = perf_pmu_register(&drivers[nr_reg].pmu,
+					driver_name(&boot, nr_reg),
+					nr_reg ? -1 : PERF_TYPE_RAW);
+		if (ret)
+			goto fail_reg;
+	}
 	core_syscore.ops = &core_syscore_ops;
-	core_syscore.data = &drv;
 	register_syscore(&core_syscore);
-	if (drv.core.desc.lbr_nr)
+	if (boot.lbr_nr)
 		static_call_update(perf_snapshot_branch_stack,
 				   core_snapshot_branch_stack);
-	report_pmu(&drv.core);
+	report_pmu(&drivers[0].core);
+	report_counters(&drivers[0]);
 	return 0;
 
-fail_nmi:
+fail_reg:
+	while (nr_reg--)
+		perf_pmu_unregister(&drivers[nr_reg].pmu);
 	unregister_nmi_handler(NMI_LOCAL, "PMI");
 fail_hp:
 	cpuhp_remove_state(CPUHP_AP_PERF_X86_STARTING);
 fail:
 	WRITE_ONCE(native, NULL);
-	x86_core_driver_free(&drv);
+	for (i = 0; i < nr_drivers; i++)
+		x86_core_driver_free(&drivers[i]);
+	nr_drivers = 0;
 	pr_warn("perf: x86 core PMU not registered: %d\n", ret);
 	return ret;
 }
@@ -578,4 +692,16 @@ early_initcall(x86_core_driver_init);
 struct x86_core_driver *x86_core_native(void)
 {
 	return READ_ONCE(native);
+}
+
+/**
+ * x86_core_local - the registered driver of this CPU's PMU, or NULL
+ *
+ * Context: preemption or IRQs disabled.
+ *
+ * Return: the driver of this CPU's core type, or NULL while it has none.
+ */
+struct x86_core_driver *x86_core_local(void)
+{
+	return this_cpu_read(local_driver);
 }

@@ -19,7 +19,10 @@
  * Which domains a part has: Intel, the model table below (stock's, read
  * off its driver); a model not listed has no power PMU.
  * AMD and Hygon, the RAPL CPUID bit (0x80000007 EDX[14]): the package
- * domain.  A domain whose energy status MSR cannot be read is dropped.
+ * domain.  A domain whose energy status MSR cannot be read, or reads 0
+ * (nothing counts there), is dropped; a part whose unit register reads
+ * has the PMU, if need be without events (as stock on the emulated Alder
+ * Lake, whose energy registers read 0).
  *
  * The hardware counters are 32 bits wide and may wrap within minutes at
  * high power: while an event is active on a CPU, an hrtimer on that CPU
@@ -430,7 +433,7 @@ static int __init rapl_probe(const struct rapl_model *m)
 			&unit))
 		return -ENODEV;
 	for_each_set_bit(d, &m->domains, RAPL_NR_DOMAINS) {
-		if (rdmsrl_safe(msrs[d], &v))
+		if (rdmsrl_safe(msrs[d], &v) || !v)
 			continue;
 		esu = (unit >> 8) & 0x1f;
 		if (m->fixed & BIT(d))
@@ -441,8 +444,6 @@ static int __init rapl_probe(const struct rapl_model *m)
 		max_esu = max(max_esu, esu);
 		nr++;
 	}
-	if (!nr)
-		return -ENODEV;
 	/* 2^32 units of 2^-esu J wrap in 2^(32 - esu) / 400 s at 400 W */
 	rapl.poll = ms_to_ktime(10ULL << (30 - min(max_esu, 30U)));
 	pr_info("API unit is 2^-32 Joules, %u fixed counters, %lld ms ovfl timer\n",

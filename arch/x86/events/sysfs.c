@@ -9,13 +9,16 @@
  * names, as event=,umask=,... terms, the topdown events of a model
  * with PERF_METRICS, Sapphire Rapids' mem-loads-aux), caps/ (pmu_name,
  * max_precise, branches where the model has LBR), rdpmc (user_access.c)
- * and, on Intel, freeze_on_smi.  Each attribute finds its driver through
+ * and, on Intel, freeze_on_smi; a hybrid part's PMU, cpus (the online
+ * CPUs of its core type).  Each attribute finds its driver through
  * the PMU device's drvdata.  Read-only data fixed at registration, but
  * freeze_on_smi, which pmu.c sets under its lock.
  */
 #include <linux/device.h>
+#include <linux/cpumask.h>
 #include <linux/kstrtox.h>
 #include <linux/perf_event.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include <asm/perf_event.h>
 
@@ -77,6 +80,18 @@ static struct attribute *format_attrs[] = {
 	NULL,
 };
 
+/* does @desc's model have events that read extra register @reg? */
+static bool model_has_xreg(const struct x86_core_desc *desc, int reg)
+{
+	const struct x86_intel_model *model = desc->intel_model;
+	unsigned int i;
+
+	for (i = 0; model && i < model->nr_extra; i++)
+		if (model->extra[i].reg == reg)
+			return true;
+	return false;
+}
+
 /*
  * pc is Intel's only, and so is any: shown from version 2 on, though the
  * bit counts only from version 3 (before, an event with it is EINVAL),
@@ -93,11 +108,12 @@ static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
 	    (is_amd(desc) || desc->version < 2 || desc->anythread_deprecated))
 		return 0;
 	/* the model's, even where a hypervisor does not offer the registers */
-	if ((attr == &format_attr_offcore_rsp.attr ||
-	     attr == &format_attr_ldlat.attr ||
-	     attr == &format_attr_frontend.attr) &&
-	    (!desc->intel_model || !desc->intel_model->nr_extra))
-		return 0;
+	if (attr == &format_attr_offcore_rsp.attr)
+		return model_has_xreg(desc, X86_XREG_RSP_0) ? attr->mode : 0;
+	if (attr == &format_attr_ldlat.attr)
+		return model_has_xreg(desc, X86_XREG_LDLAT) ? attr->mode : 0;
+	if (attr == &format_attr_frontend.attr)
+		return model_has_xreg(desc, X86_XREG_FRONTEND) ? attr->mode : 0;
 	return attr->mode;
 }
 
@@ -152,11 +168,14 @@ static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
  * files).  MEM_LOADS_AUX: Sapphire Rapids' auxiliary load event, the
  * leader its load-latency events need with PEBS (listed, counted as any
  * general event).  MEM_PEBS: the load-latency and store events, where the
- * PMU has PEBS.
+ * PMU has PEBS, and on every hybrid PMU (stock lists them there whatever
+ * PEBS says).  ATOM_TOPDOWN: an Atom core's topdown events, general
+ * events of the same names as the metrics (only one of each is shown).
  */
 #define SKL_TOPDOWN	0x100
 #define MEM_LOADS_AUX	0x101
 #define MEM_PEBS	0x102
+#define ATOM_TOPDOWN	0x103
 
 #define MODEL_EVENT_SHOW(_name, _str, _id, _show)			\
 	(&((struct perf_pmu_events_attr[]) {				\
@@ -184,14 +203,22 @@ static ssize_t bare_event_show(struct device *dev,
 #define MODEL_EVENT_BARE(_name, _str, _id)				\
 	MODEL_EVENT_SHOW(_name, _str, _id, bare_event_show)
 
-/* mem-stores: Sapphire Rapids samples stores by 0x02cd (intel_pebs.c) */
-static ssize_t mem_stores_show(struct device *dev,
-			       struct device_attribute *attr, char *page)
+/*
+ * mem-loads and mem-stores: the model's events where they are not
+ * Skylake's (Sapphire Rapids samples stores by 0x02cd, intel_pebs.c)
+ */
+static ssize_t mem_event_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
 {
-	const struct x86_core_desc *desc = dev_desc(dev);
+	const struct x86_intel_model *model = dev_desc(dev)->intel_model;
+	const char *str = NULL;
 
-	if (desc->intel_model && desc->intel_model->pebs_pdist_gp0)
-		return sysfs_emit(page, "event=0xcd,umask=0x2\n");
+	if (model && !strcmp(attr->attr.name, "mem-loads"))
+		str = model->mem_loads;
+	else if (model)
+		str = model->mem_stores;
+	if (str)
+		return sysfs_emit(page, "%s\n", str);
 	return perf_event_sysfs_show(dev, attr, page);
 }
 
@@ -227,9 +254,15 @@ static struct attribute *events_attrs[] = {
 	MODEL_EVENT_BARE("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
 	MODEL_EVENT("mem-loads-aux", "event=0x03,umask=0x82", MEM_LOADS_AUX),
 	/* the memory events of PEBS (intel_pebs.c): perf mem, perf c2c */
-	MODEL_EVENT("mem-loads", "event=0xcd,umask=0x1,ldlat=3", MEM_PEBS),
+	MODEL_EVENT_SHOW("mem-loads", "event=0xcd,umask=0x1,ldlat=3", MEM_PEBS,
+			 mem_event_show),
 	MODEL_EVENT_SHOW("mem-stores", "event=0xd0,umask=0x82", MEM_PEBS,
-			 mem_stores_show),
+			 mem_event_show),
+	/* the Atom cores' topdown, from general events */
+	MODEL_EVENT("topdown-retiring", "event=0xc2,umask=0x0", ATOM_TOPDOWN),
+	MODEL_EVENT("topdown-bad-spec", "event=0x73,umask=0x0", ATOM_TOPDOWN),
+	MODEL_EVENT("topdown-fe-bound", "event=0x71,umask=0x0", ATOM_TOPDOWN),
+	MODEL_EVENT("topdown-be-bound", "event=0x74,umask=0x0", ATOM_TOPDOWN),
 	NULL,
 };
 
@@ -249,7 +282,10 @@ static umode_t events_visible(struct kobject *kobj, struct attribute *attr,
 		return desc->intel_model && desc->intel_model->mem_loads_aux ?
 		       attr->mode : 0;
 	if (ev->id == MEM_PEBS)
-		return desc->pebs_fmt ? attr->mode : 0;
+		return desc->pebs_fmt || desc->hybrid_type ? attr->mode : 0;
+	if (ev->id == ATOM_TOPDOWN)
+		return desc->intel_model && desc->intel_model->atom_topdown ?
+		       attr->mode : 0;
 	if (ev->event_str)
 		return desc->metrics && ev->id <= desc->metrics ? attr->mode : 0;
 	return x86_core_map_hw_event(desc, ev->id, &evsel) ? 0 : attr->mode;
@@ -359,11 +395,38 @@ static const struct attribute_group smm_group = {
 	.is_visible	= smm_visible,
 };
 
+/* ---- cpus: a hybrid PMU's CPUs ---- */
+
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
+			 char *page)
+{
+	return cpumap_print_to_pagebuf(true, page, &dev_driver(dev)->cpus);
+}
+
+static DEVICE_ATTR_RO(cpus);
+
+static struct attribute *hybrid_attrs[] = {
+	&dev_attr_cpus.attr,
+	NULL,
+};
+
+static umode_t hybrid_visible(struct kobject *kobj, struct attribute *attr,
+			      int i)
+{
+	return kobj_desc(kobj)->hybrid_type ? attr->mode : 0;
+}
+
+static const struct attribute_group hybrid_group = {
+	.attrs		= hybrid_attrs,
+	.is_visible	= hybrid_visible,
+};
+
 const struct attribute_group *x86_core_attr_groups[] = {
 	&format_group,
 	&events_group,
 	&caps_group,
 	&x86_core_rdpmc_group,
 	&smm_group,
+	&hybrid_group,
 	NULL,
 };

@@ -100,7 +100,7 @@ void x86_core_user_update_userpage(struct perf_event *event,
  */
 void perf_clear_dirty_counters(void)
 {
-	struct x86_core_driver *drv = x86_core_native();
+	struct x86_core_driver *drv = x86_core_local();
 	const struct x86_core_desc *desc;
 	const struct x86_core_cpu *cpu;
 	unsigned int i;
@@ -108,7 +108,7 @@ void perf_clear_dirty_counters(void)
 	if (!drv)
 		return;
 	desc = &drv->core.desc;
-	cpu = &this_cpu_ptr(drv->cpus)->counters;
+	cpu = &this_cpu_ptr(drv->state)->counters;
 	if (!cpu->core)
 		return;
 	for (i = 0; i < desc->num_gp; i++)

@@ -8,7 +8,9 @@
  * as it is set up, and a late microcode load.
  *
  * Locking: the driver is found through x86_core_native(), set once at
- * boot; what is per CPU is read or written on that CPU with IRQs off.
+ * boot (the first of a hybrid part's), or for what is per CPU through
+ * x86_core_local(), this CPU's, read and written on that CPU with IRQs
+ * off.
  */
 #include <linux/bitops.h>
 #include <linux/irqflags.h>
@@ -176,14 +178,14 @@ unsigned int x86_core_guest_msrs(const struct x86_core_cpu *cpu,
  */
 struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 {
-	struct x86_core_driver *drv = x86_core_native();
+	struct x86_core_driver *drv = x86_core_local();
 	struct x86_core_driver_cpu *cpu;
 
 	*nr = 0;
 	if (!drv || drv->core.desc.vendor != X86_CORE_INTEL ||
 	    drv->core.desc.version < 2)
 		return NULL;
-	cpu = this_cpu_ptr(drv->cpus);
+	cpu = this_cpu_ptr(drv->state);
 	*nr = x86_core_guest_msrs(&cpu->counters, data, cpu->guest_msr);
 	return cpu->guest_msr;
 }
@@ -194,15 +196,14 @@ EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
 /* SVM on or off on this CPU: its counters follow at once */
 static void set_svm(bool on)
 {
-	struct x86_core_driver *drv = x86_core_native();
+	struct x86_core_driver *drv;
 	struct x86_core_cpu *cpu;
 	unsigned long flags;
 
-	if (!drv)
-		return;
 	local_irq_save(flags);
-	cpu = &this_cpu_ptr(drv->cpus)->counters;
-	if (cpu->core)
+	drv = x86_core_local();
+	cpu = drv ? &this_cpu_ptr(drv->state)->counters : NULL;
+	if (cpu && cpu->core)
 		x86_core_set_hg_bits(cpu, on);
 	local_irq_restore(flags);
 }

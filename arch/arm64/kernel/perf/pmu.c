@@ -196,6 +196,15 @@ void pmuv3_stop(struct perf_event *event, int flags)
 	}
 }
 
+/*
+ * A task event follows its task onto CPUs of another type (big.LITTLE):
+ * there it is not scheduled at all, neither in error nor waiting its turn.
+ */
+static bool pmuv3_filter(struct pmu *pmu, int cpu)
+{
+	return !cpumask_test_cpu(cpu, &to_pmuv3(pmu)->arm.supported_cpus);
+}
+
 static int pmuv3_add(struct perf_event *event, int flags)
 {
 	struct pmuv3 *pmuv3 = to_pmuv3(event->pmu);
@@ -204,8 +213,8 @@ static int pmuv3_add(struct perf_event *event, int flags)
 	struct pmuv3_counter_req req;
 	int idx;
 
-	/* a task event follows its task onto CPUs of another type */
-	if (!cpumask_test_cpu(smp_processor_id(), &pmuv3->arm.supported_cpus))
+	/* pmuv3_filter() keeps the core from asking on other CPUs */
+	if (WARN_ON_ONCE(pmuv3_filter(event->pmu, smp_processor_id())))
 		return -ENOENT;
 	pmuv3_counter_req(pmuv3, event, &req);
 	idx = pmuv3_pick_counter(&req, cpu->used, pmuv3->nr_counters);
@@ -452,5 +461,6 @@ void pmuv3_pmu_init(struct pmuv3 *pmuv3)
 		.pmu_enable	= pmuv3_pmu_enable,
 		.pmu_disable	= pmuv3_pmu_disable,
 		.event_idx	= pmuv3_event_idx,
+		.filter		= pmuv3_filter,
 	};
 }

@@ -3,7 +3,8 @@
  * KUnit suite "perf_x86_detect": x86_core_detect() run on the model of each
  * fixture (pmu_fixtures.c) must find exactly the PMU the part has, leave
  * the counter it probes as it was, and, on the CPU the tests run on (no
- * PMU under QEMU TCG), say what it found without harm.
+ * PMU under QEMU TCG), say what it found without harm; on a hybrid part,
+ * each core type's PMU as the model layer describes it.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -121,11 +122,81 @@ static void perf_x86_detect_native(struct kunit *test)
 		   d.fixed_width);
 }
 
+/* the boot CPU's PMU on a model of @fx */
+static void detect_on(struct kunit *test,
+		      const struct x86_pmu_model_fixture *fx,
+		      const struct x86_hw **hw, struct x86_core_desc *d)
+{
+	struct x86_pmu_model *m = x86_pmu_model_new(test, fx);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	*hw = x86_pmu_model_hw(m);
+	KUNIT_ASSERT_EQ(test, x86_core_detect(*hw, d), 0);
+}
+
+/*
+ * Alder Lake: CPUID's counters are what both core types have; the model
+ * layer makes a description of each type (the P-core's with two more
+ * counters, fixed counter 3 and topdown's eight metrics), each CPU says
+ * its type, and a CPU whose CPUID lacks the boot CPU's counters is found
+ * out.  A part that is not hybrid has one PMU for every CPU.
+ */
+static void perf_x86_detect_hybrid(struct kunit *test)
+{
+	const struct x86_hw *p_hw, *e_hw, *spr_hw;
+	struct x86_core_desc boot, e_boot, spr, d;
+
+	detect_on(test, &x86_pmu_fixture_intel_adl_p, &p_hw, &boot);
+	detect_on(test, &x86_pmu_fixture_intel_adl_e, &e_hw, &e_boot);
+	KUNIT_EXPECT_TRUE(test, boot.hybrid);
+	KUNIT_EXPECT_EQ(test, boot.hybrid_type, 0);
+	KUNIT_ASSERT_EQ(test, x86_intel_hybrid_types(&boot), X86_HYBRID_TYPES);
+	KUNIT_EXPECT_EQ(test, x86_core_hybrid_type(p_hw), X86_HYBRID_CORE);
+	KUNIT_EXPECT_EQ(test, x86_core_hybrid_type(e_hw), X86_HYBRID_ATOM);
+
+	x86_intel_hybrid_desc(&boot, 0, &d);
+	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_pmu(&boot, 0), "cpu_core");
+	KUNIT_EXPECT_EQ(test, d.hybrid_type, X86_HYBRID_CORE);
+	KUNIT_EXPECT_EQ(test, d.num_gp, 8);
+	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0xf);
+	KUNIT_EXPECT_EQ(test, d.num_fixed, 4);
+	KUNIT_EXPECT_EQ(test, d.metrics, 8);
+
+	x86_intel_hybrid_desc(&boot, 1, &d);
+	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_pmu(&boot, 1), "cpu_atom");
+	KUNIT_EXPECT_EQ(test, d.hybrid_type, X86_HYBRID_ATOM);
+	KUNIT_EXPECT_EQ(test, d.num_gp, 6);
+	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
+	KUNIT_EXPECT_EQ(test, d.num_fixed, 3);
+	KUNIT_EXPECT_EQ(test, d.metrics, 0);
+	/* the E-core's description is the same, whichever CPU boots */
+	x86_intel_hybrid_desc(&e_boot, 1, &d);
+	KUNIT_EXPECT_EQ(test, d.num_gp, 6);
+	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
+
+	/* each CPU has CPUID's counters; one with fewer does not */
+	KUNIT_EXPECT_TRUE(test, x86_core_cpuid_covers(p_hw, &boot));
+	KUNIT_EXPECT_TRUE(test, x86_core_cpuid_covers(e_hw, &boot));
+	d = boot;
+	d.cpuid_gp = 8;
+	KUNIT_EXPECT_FALSE(test, x86_core_cpuid_covers(e_hw, &d));
+	d = boot;
+	d.cpuid_fixed |= BIT(3);
+	KUNIT_EXPECT_FALSE(test, x86_core_cpuid_covers(e_hw, &d));
+
+	detect_on(test, &x86_pmu_fixture_intel_spr, &spr_hw, &spr);
+	KUNIT_EXPECT_FALSE(test, spr.hybrid);
+	KUNIT_EXPECT_EQ(test, x86_intel_hybrid_types(&spr), 1);
+	KUNIT_EXPECT_EQ(test, x86_core_hybrid_type(spr_hw), 0);
+	KUNIT_EXPECT_TRUE(test, x86_core_cpuid_covers(spr_hw, &spr));
+}
+
 static struct kunit_case perf_x86_detect_cases[] = {
 	KUNIT_CASE_PARAM(perf_x86_detect_fixture, x86_pmu_fixture_gen_params),
 	KUNIT_CASE_PARAM(perf_x86_detect_probe_restores,
 			 x86_pmu_fixture_gen_params),
 	KUNIT_CASE(perf_x86_detect_native),
+	KUNIT_CASE(perf_x86_detect_hybrid),
 	{}
 };
 

@@ -370,7 +370,7 @@ static void perf_x86_driver_suspend(struct kunit *test)
 {
 	struct drv_test *t = fixture_test(test);
 	struct x86_pmu_model_event br = branches(t);
-	struct x86_core_cpu *cpu = &this_cpu_ptr(t->drv.cpus)->counters;
+	struct x86_core_cpu *cpu = &this_cpu_ptr(t->drv.state)->counters;
 	struct perf_event *cyc, *smp;
 
 	cyc = open_hw(t, PERF_COUNT_HW_CPU_CYCLES, 0, true);
@@ -426,7 +426,7 @@ static void perf_x86_driver_rdpmc(struct kunit *test)
 static void set_svm(struct drv_test *t, bool on)
 {
 	local_irq_disable();
-	x86_core_set_hg_bits(&this_cpu_ptr(t->drv.cpus)->counters, on);
+	x86_core_set_hg_bits(&this_cpu_ptr(t->drv.state)->counters, on);
 	local_irq_enable();
 }
 
@@ -603,7 +603,7 @@ static ssize_t freeze_store(struct drv_test *t, const char *buf)
 static void perf_x86_driver_freeze_on_smi(struct kunit *test)
 {
 	struct drv_test *t = drv_test_new(test, &x86_pmu_fixture_intel_skl);
-	struct x86_core_cpu *cpu = &this_cpu_ptr(t->drv.cpus)->counters;
+	struct x86_core_cpu *cpu = &this_cpu_ptr(t->drv.state)->counters;
 	const struct x86_hw *hw = x86_pmu_model_hw(t->m);
 	static const char *const bad[] = { "2", "-1", " 1", "1x", "0x10" };
 	unsigned int i;
@@ -713,7 +713,7 @@ static void perf_x86_driver_kvm_pebs(struct kunit *test)
 	if (ev->state == PERF_EVENT_STATE_ACTIVE) {
 		idx = ev->hw.idx;
 		memcpy(msrs, perf_guest_get_msrs(&nr, kvm), sizeof(msrs));
-		host_pebs = this_cpu_ptr(native->cpus)->counters.pebs.enabled;
+		host_pebs = this_cpu_ptr(native->state)->counters.pebs.enabled;
 	}
 	local_irq_enable();
 	perf_event_release_kernel(ev);

@@ -104,6 +104,64 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_intel_spr = {
 };
 
 /*
+ * Alder Lake (hybrid): CPUID 0xA gives what both core types have, six
+ * counters and fixed counters 0-2, on every CPU; CPUID 7 EDX[15] says
+ * hybrid, CPUID 0x1A the core type: a P-core (Golden Cove) and an E-core
+ * (Gracemont).  The P-core's two more counters and fixed counter 3 are
+ * the model layer's to know (models.c); the model has the common ones.
+ */
+static const struct x86_pmu_model_leaf adl_p_leaves[] = {
+	LEAF(0x0, .eax = 0x20, INTEL_ID),
+	LEAF(0x1, .eax = 0x00090672, .ecx = 0x7ffafbff),
+	LEAF(0x7, .edx = 0x00008000),
+	LEAF(0xa, .eax = 0x08300605, .ecx = 0x7, .edx = 0x00008603),
+	LEAF(0x1a, .eax = X86_HYBRID_CORE << 24),
+};
+
+static const struct x86_pmu_model_leaf adl_e_leaves[] = {
+	LEAF(0x0, .eax = 0x20, INTEL_ID),
+	LEAF(0x1, .eax = 0x00090672, .ecx = 0x7ffafbff),
+	LEAF(0x7, .edx = 0x00008000),
+	LEAF(0xa, .eax = 0x07300605, .ecx = 0x7, .edx = 0x00008603),
+	LEAF(0x1a, .eax = X86_HYBRID_ATOM << 24),
+};
+
+/* what both find: CPUID's counters (the length of EBX aside) */
+#define ADL_PMU								\
+	.vendor = X86_CORE_INTEL, .family = 6, .model = 0x97, .version = 5, \
+	.num_gp = 6, .gp_width = 48,					\
+	.num_fixed = 3, .fixed_mask = 0x7, .fixed_width = 48,		\
+	.anythread_deprecated = true,					\
+	.perf_capabilities = 0xf3e4, .full_width_write = true,		\
+	INTEL_LAYOUT(true)
+
+const struct x86_pmu_model_fixture x86_pmu_fixture_intel_adl_p = {
+	.name = "intel-alderlake-p-core",
+	.leaves = adl_p_leaves,
+	.nr_leaves = ARRAY_SIZE(adl_p_leaves),
+	.perf_capabilities = 0xf3e4,
+	.pmu = {
+		ADL_PMU,
+		.events_mask_len = 8, .events_unavailable = 0xffffff00,
+	},
+	.evtsel_extra = HSW_IN_TX | HSW_IN_TX_CHECKPOINTED | ICL_EVENTSEL_ADAPTIVE,
+	.cycles = INTEL_CYCLES,
+};
+
+const struct x86_pmu_model_fixture x86_pmu_fixture_intel_adl_e = {
+	.name = "intel-alderlake-e-core",
+	.leaves = adl_e_leaves,
+	.nr_leaves = ARRAY_SIZE(adl_e_leaves),
+	.perf_capabilities = 0xf3e4,
+	.pmu = {
+		ADL_PMU,
+		.events_mask_len = 7, .events_unavailable = 0xffffff80,
+	},
+	.evtsel_extra = HSW_IN_TX | HSW_IN_TX_CHECKPOINTED | ICL_EVENTSEL_ADAPTIVE,
+	.cycles = INTEL_CYCLES,
+};
+
+/*
  * Made up, as a hypervisor may hand it to a guest: version 5 whose fixed
  * counters are only in the bitmap (0, 1 and 3: no reference cycles, which
  * EBX says are unavailable), without PDCM.
