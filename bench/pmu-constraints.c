@@ -19,10 +19,14 @@
  * their other unit masks) that the first pass did not probe.  With
  * PMU_CONSTRAINTS_PRECISE=N in the environment, every member is a
  * sampling event with precise_ip N: the counters precise sampling
- * (PEBS) may use for each event.
+ * (PEBS) may use for each event.  On a hybrid part it runs once per core
+ * type's PMU, pinned to a CPU of the type, each pass after a line
+ * "pass cpu_core" (or "pass cpu_atom").
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,8 @@
 #define MAX_MEMBERS	13
 
 static unsigned int precise;
+/* the raw type of this pass's PMU */
+static __u32 raw_type = PERF_TYPE_RAW;
 
 static int open_raw(__u64 config, int group)
 {
@@ -41,7 +47,7 @@ static int open_raw(__u64 config, int group)
 	int fd;
 
 	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_RAW;
+	a.type = raw_type;
 	a.size = sizeof(a);
 	a.config = config;
 	a.disabled = group < 0;
@@ -103,7 +109,7 @@ static int first_pass(unsigned long long config)
 	       !(umask & (umask - 1));
 }
 
-int main(void)
+static void pass(void)
 {
 	static const unsigned int umasks[] = {
 		0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
@@ -111,8 +117,6 @@ int main(void)
 	unsigned long long config;
 	FILE *list;
 
-	if (getenv("PMU_CONSTRAINTS_PRECISE"))
-		precise = atoi(getenv("PMU_CONSTRAINTS_PRECISE"));
 	for (unsigned int e = 1; e <= 0xff; e++)
 		for (unsigned int u = 0; u < sizeof(umasks) / sizeof(umasks[0]); u++)
 			probe(umasks[u] << 8 | e);
@@ -122,6 +126,55 @@ int main(void)
 			probe(config);
 	if (list)
 		fclose(list);
+}
+
+/* a hybrid PMU's type and its first CPU: 0, or -1 where there is none */
+static int hybrid_pmu(const char *name, int *type, int *cpu)
+{
+	char path[96];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%d", type) == 1;
+	fclose(f);
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = ok && fscanf(f, "%d", cpu) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+int main(void)
+{
+	static const char *const hybrid[] = { "cpu_core", "cpu_atom" };
+	int type, cpu;
+
+	if (getenv("PMU_CONSTRAINTS_PRECISE"))
+		precise = atoi(getenv("PMU_CONSTRAINTS_PRECISE"));
+	if (hybrid_pmu("cpu_core", &type, &cpu)) {
+		pass();
+	} else {
+		for (unsigned int i = 0; i < 2; i++) {
+			cpu_set_t set;
+
+			if (hybrid_pmu(hybrid[i], &type, &cpu))
+				continue;
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			raw_type = type;
+			printf("pass %s\n", hybrid[i]);
+			pass();
+		}
+	}
 	printf("pmu-constraints done\n");
 	return 0;
 }

@@ -5,9 +5,10 @@
 # PMU's trace of MSR writes (BENCH_PMU_TRACE, bench/qemu), on the Intel v3
 # personality and on AMD personalities of the families and models below
 # (one per table of event encodings that the drivers choose between), and
-# on the Intel model personalities (skx, icx, spr, spr-kvm), where the
-# extra registers' values (OFFCORE_RSP_0/1, PEBS_LD_LAT, PEBS_FRONTEND)
-# written for an event are part of its line.  ENCODINGS="icx spr" runs
+# on the Intel model personalities (skx, icx, spr, spr-kvm, and the
+# hybrid adl on four CPUs, each core type's PMU in a pass of its own),
+# where the extra registers' values (OFFCORE_RSP_0/1, PEBS_LD_LAT,
+# PEBS_FRONTEND) written for an event are part of its line.  ENCODINGS="icx spr" runs
 # only the personalities whose name (as in the log names) is listed;
 # REPORT_ONLY=1 compares the last run's logs again; STOCK_IMAGE,
 # SERIES_IMAGE and INITRD take kernels and an initramfs built before.
@@ -60,6 +61,7 @@ arch_of() {
 	skx | skxm5e) echo skylake ;;
 	icx | icxm7e | icxm8c | icxma7) echo icelake ;;
 	spr | sprmcf | sprmad) echo sapphirerapids ;;
+	adl) echo alderlake ;;
 	esac
 }
 
@@ -98,9 +100,11 @@ for p in "${personalities[@]}" "${constraint_models[@]}"; do
 			jobs+=$'\n'
 			;;
 		esac
-		[ "$pmu" = amd ] || [ "$pmu" = adl ] && continue
+		[ "$pmu" = amd ] && continue
 		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.constraints.log"
-		jobs+=" X86_PMU=$pmu X86_CPU_EXTRA=$extra TESTS=pmu-constraints"$'\n'
+		jobs+=" X86_PMU=$pmu X86_CPU_EXTRA=$extra TESTS=pmu-constraints"
+		[ "$pmu" = adl ] && jobs+=" SMP=4"
+		jobs+=$'\n'
 	done
 done
 boot_all <<< "$jobs"
@@ -211,7 +215,7 @@ for f in "$out"/stock-*.constraints.log; do
 	name=$(basename "$f" .constraints.log) name=${name#stock-}
 	for k in stock series; do
 		tr -d '\r' < "$out/$k-$name.constraints.log" |
-			grep -E '^c |^pmu-constraints done' > "$out/$k-$name.constraints.txt" || true
+			grep -E '^c |^pass |^pmu-constraints done' > "$out/$k-$name.constraints.txt" || true
 		if ! grep -q '^pmu-constraints done' "$out/$k-$name.constraints.txt"; then
 			echo "$name: the constraint probe did not finish on $k"
 			bad=1
@@ -229,15 +233,24 @@ for f in "$out"/stock-*.constraints.log; do
 	if [ "${RECORD_COUNTERS:-0}" != 1 ] || [ -z "$uarch" ]; then
 		continue
 	fi
+	# a hybrid part's passes (one a core type) each its own record,
+	# bench/qemu/x86-counters-stock/UARCH_core and UARCH_atom
+	passes=$(sed -n 's/^pass cpu_//p' "$out/stock-$name.constraints.txt")
+	for pass in ${passes:--}; do
+	file=$uarch
+	[ "$pass" != - ] && file=${uarch}_$pass
 	# the pairs stock restricted: config and the general-purpose counters
 	# it used (every counter the group could have: the widest list seen)
-	python3 - "$out/stock-$name.constraints.txt" "$uarch" > \
-		"$out/$name.record" <<'PY'
+	python3 - "$out/stock-$name.constraints.txt" "$file" "$pass" > \
+		"$out/$name-$pass.record" <<'PY'
 import sys
 rows = []
+inpass = sys.argv[3] == '-'
 for line in open(sys.argv[1]):
     p = line.split()
-    if p[0] != 'c':
+    if p[0] == 'pass':
+        inpass = p[1] == 'cpu_' + sys.argv[3]
+    if p[0] != 'c' or not inpass:
         continue
     mask = 0
     for i in (p[4].split(',') if len(p) > 4 else []):
@@ -256,17 +269,18 @@ for config, mask in sorted(rows, key=lambda r: (r[0] & 0xff, r[0] >> 8)):
     if mask and mask != every:
         print('%#06x %#04x' % (config, mask))
 PY
-	record=$TOP/bench/qemu/x86-counters-stock/$uarch
-	if [ -e "$out/$uarch.recorded" ]; then
-		if ! cmp -s "$out/$name.record" "$record"; then
-			echo "$name: not what the other $uarch models gave: not recorded"
+	record=$TOP/bench/qemu/x86-counters-stock/$file
+	if [ -e "$out/$file.recorded" ]; then
+		if ! cmp -s "$out/$name-$pass.record" "$record"; then
+			echo "$name: not what the other $file models gave: not recorded"
 			bad=1
 		fi
 		continue
 	fi
 	mkdir -p "$(dirname "$record")"
-	cp "$out/$name.record" "$record"
-	touch "$out/$uarch.recorded"
-	echo "$name: recorded as bench/qemu/x86-counters-stock/$uarch"
+	cp "$out/$name-$pass.record" "$record"
+	touch "$out/$file.recorded"
+	echo "$name: recorded as bench/qemu/x86-counters-stock/$file"
+	done
 done
 exit $bad

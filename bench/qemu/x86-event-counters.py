@@ -123,6 +123,15 @@ KERNEL_DIRS = ["skylake", "skylakex", "icelake", "icelakex", "tigerlake",
                "rocketlake", "sapphirerapids", "emeraldrapids",
                "graniterapids"]
 
+# the hybrid lists whose rules it takes, one table a core type: the "Unit"
+# of the type's events, the name of its stock record and table, its
+# general-purpose counters (the list has no counter.json) and the driver's
+# name of its CPUID 0x1A core type
+HYBRID_DIRS = {
+    "alderlake": [("cpu_core", "alderlake_core", 8, "X86_HYBRID_CORE"),
+                  ("cpu_atom", "alderlake_atom", 6, "X86_HYBRID_ATOM")],
+}
+
 # what stock's driver allowed, by microarchitecture (bench/pmu-encodings.sh
 # records each from the emulated models of all its lists, which agree)
 STOCK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -138,18 +147,23 @@ STOCK_OF = {"skylake": "skylake", "skylakex": "skylake",
 PROBE_UMASKS = [0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80]
 
 
-def listed_pairs(root):
-    """Every (event, umask) the lists of KERNEL_DIRS name, event 0 aside."""
+def listed_pairs(root, hybrid=True):
+    """Every (event, umask) the lists of KERNEL_DIRS (and, with HYBRID,
+    of each core type of HYBRID_DIRS) name, event 0 aside."""
     pairs = set()
     for name in KERNEL_DIRS:
         pairs |= {k for k in all_pairs(root, name, 64) if k[0]}
+    for name, types in (HYBRID_DIRS.items() if hybrid else []):
+        for unit, _, _, _ in types:
+            pairs |= {k for k in all_pairs(root, name, 64, unit) if k[0]}
     return pairs
 
 
-def probed_pairs(root):
-    """The pairs bench/pmu-constraints.c probes."""
+def probed_pairs(root, hybrid=True):
+    """The pairs bench/pmu-constraints.c probes: the lists of KERNEL_DIRS
+    (which gave the non-hybrid records) and, with HYBRID, the hybrid ones'."""
     base = {(e, u) for e in range(1, 256) for u in PROBE_UMASKS}
-    return base | listed_pairs(root)
+    return base | listed_pairs(root, hybrid)
 
 
 def stock_seen(name):
@@ -210,16 +224,18 @@ def family6_models(root):
     return owners
 
 
-def kernel_rules(root, name, probed):
-    """(event, umask or None for every unit mask, counters, event name)."""
-    nr_gp = core_counters(root, name)
+def kernel_rules(root, name, probed, hybrid=None):
+    """(event, umask or None for every unit mask, counters, event name);
+    of a hybrid list, of the core type HYBRID (an entry of HYBRID_DIRS)."""
+    unit, record, nr_gp = (hybrid[:3] if hybrid else
+                           (None, name, core_counters(root, name)))
     every = (1 << nr_gp) - 1
     codes = {}
-    for (event, umask), (mask, names) in sorted(all_pairs(root, name,
-                                                          nr_gp).items()):
+    for (event, umask), (mask, names) in sorted(all_pairs(root, name, nr_gp,
+                                                          unit).items()):
         if event:  # event 0: the fixed counters' pseudo-encodings
             codes.setdefault(event, {})[umask] = (mask, sorted(names)[0])
-    seen = stock_seen(name)
+    seen = stock_seen(record)
     out = []
     if seen is None:
         for event in sorted(codes):
@@ -277,23 +293,31 @@ def kernel(root):
            ""]
     index = []
     emitted = {}  # rules -> the table that has them
-    probed = probed_pairs(root)
-    for name in KERNEL_DIRS:
+    tables = [(name, name, None, probed_pairs(root, False))
+              for name in KERNEL_DIRS]
+    tables += [(name, h[1], h, probed_pairs(root))
+               for name, types in HYBRID_DIRS.items() for h in types]
+    for name, table_name, hybrid, probed in tables:
         if name not in owners or not owners[name][1]:
             sys.exit("x86-event-counters: mapfile.csv sends no model to " + name)
         version, models = owners[name]
-        rules = kernel_rules(root, name, probed)
+        rules = kernel_rules(root, name, probed, hybrid)
         if not rules:
             continue
-        key = tuple((e, u, m) for e, u, m, _ in rules)
+        ctype = hybrid[3] if hybrid else None
+        key = (ctype,) + tuple((e, u, m) for e, u, m, _ in rules)
         if key in emitted:
             # the same rules as an earlier list: its table serves
             out[emitted[key][1]] += ", %s %s" % (name, version)
-            index += [(model, emitted[key][0]) for model in sorted(models)]
+            index += [(model, emitted[key][0], ctype)
+                      for model in sorted(models)]
             continue
-        emitted[key] = (name, len(out))
-        out.append("/* rules: %d; lists: %s %s" % (len(rules), name, version))
-        out.append("static const struct x86_counter_rule %s_rules[] = {" % name)
+        emitted[key] = (table_name, len(out))
+        out.append("/* rules: %d; lists: %s %s%s" %
+                   (len(rules), name, version,
+                    " (%s)" % hybrid[0] if hybrid else ""))
+        out.append("static const struct x86_counter_rule %s_rules[] = {"
+                   % table_name)
         for event, umask, mask, first in rules:
             if umask is None:
                 out.append("\tX86_RULE_EVENT(0x%02x, 0x%02x),\t/* %s */"
@@ -304,14 +328,14 @@ def kernel(root):
         out.append("};")
         out.append("")
         for model in sorted(models):
-            index.append((model, name))
+            index.append((model, table_name, ctype))
     for i, line in enumerate(out):
         if line.startswith("/* rules: "):
             out[i] = line + " */"
     out.append("const struct x86_counter_rules x86_intel_counter_rules[] = {")
-    for model, name in sorted(index):
-        out.append("\t{ 0x%02x, %s_rules, ARRAY_SIZE(%s_rules) },"
-                   % (model, name, name))
+    for model, name, ctype in sorted(index, key=lambda i: i[:2]):
+        out.append("\t{ 0x%02x, %s_rules, ARRAY_SIZE(%s_rules)%s },"
+                   % (model, name, name, ", " + ctype if ctype else ""))
     out.append("\t{ }")
     out.append("};")
     return out

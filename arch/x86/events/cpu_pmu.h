@@ -185,11 +185,15 @@ struct x86_counter_rule {
 #define X86_RULE_EVENT(e, c)	{ .event = (e), .every_umask = true,	\
 				  .counters = (c) }
 
-/* a family 6 model's rules; the generated table ends with model 0 */
+/*
+ * a family 6 model's rules, on a hybrid model a core type's (CPUID 0x1A,
+ * 0 for any other model); the generated table ends with model 0
+ */
 struct x86_counter_rules {
 	u8 model;
 	const struct x86_counter_rule *rules;
 	unsigned int nr;
+	u8 core_type;
 };
 
 extern const struct x86_counter_rules x86_intel_counter_rules[];

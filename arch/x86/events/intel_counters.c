@@ -319,6 +319,174 @@ static const struct x86_counter_rule sapphirerapids_rules[] = {
 	X86_RULE_EVENT(0xdf, 0x0f),	/* not listed */
 };
 
+/* rules: 164; lists: alderlake v1.27 (cpu_core) */
+static const struct x86_counter_rule alderlake_core_rules[] = {
+	X86_RULE_EVENT(0x01, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x02, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x03, 0x0f),	/* LD_BLOCKS */
+	X86_RULE_EVENT(0x04, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x05, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x06, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x07, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x08, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x09, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x0a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x0b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x0c, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x0d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x0e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x0f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x10, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x11, 0x0f),	/* ITLB_MISSES */
+	X86_RULE_EVENT(0x12, 0x0f),	/* DTLB_LOAD_MISSES */
+	X86_RULE_EVENT(0x13, 0x0f),	/* DTLB_STORE_MISSES */
+	X86_RULE_EVENT(0x14, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x15, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x16, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x17, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x18, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x19, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x1a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x1b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x1c, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x1d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x1e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x1f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x20, 0x0f),	/* OFFCORE_REQUESTS_OUTSTANDING */
+	X86_RULE_EVENT(0x21, 0x0f),	/* OFFCORE_REQUESTS */
+	X86_RULE_EVENT(0x22, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x23, 0x0f),	/* L2_TRANS */
+	X86_RULE_EVENT(0x24, 0x0f),	/* L2_REQUEST */
+	X86_RULE_EVENT(0x25, 0x0f),	/* L2_LINES_IN */
+	X86_RULE_EVENT(0x26, 0x0f),	/* L2_LINES_OUT */
+	X86_RULE_EVENT(0x27, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x28, 0x0f),	/* CORE_POWER */
+	X86_RULE_EVENT(0x29, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x2a, 0x0f),	/* OCR */
+	X86_RULE_EVENT(0x2b, 0x0f),	/* OCR */
+	X86_RULE_EVENT(0x2c, 0x0f),	/* SQ_MISC */
+	X86_RULE_EVENT(0x2d, 0x0f),	/* XQ */
+	X86_RULE_EVENT(0x2f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x30, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x31, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x32, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x33, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x34, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x35, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x36, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x37, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x38, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x39, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x3a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x3b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x3d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x3e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x3f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x40, 0x0f),	/* SW_PREFETCH_ACCESS */
+	X86_RULE_EVENT(0x41, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x42, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x43, 0x0f),	/* MEM_LOAD_COMPLETED */
+	X86_RULE_EVENT(0x44, 0x0f),	/* MEM_STORE_RETIRED */
+	X86_RULE_EVENT(0x45, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x46, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x47, 0x0f),	/* MEMORY_ACTIVITY */
+	X86_RULE_EVENT(0x48, 0x0f),	/* L1D_PEND_MISS */
+	X86_RULE_EVENT(0x49, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x4a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x4b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x4c, 0x0f),	/* LOAD_HIT_PREFETCH */
+	X86_RULE_EVENT(0x4d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x4e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x4f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x50, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x51, 0x0f),	/* L1D */
+	X86_RULE_EVENT(0x52, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x53, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x54, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x55, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x56, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x57, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x58, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x59, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x5a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x5b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x5c, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x5d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x5e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x5f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x60, 0x0f),	/* BACLEARS */
+	X86_RULE_EVENT(0x61, 0x0f),	/* DSB2MITE_SWITCHES */
+	X86_RULE_EVENT(0x62, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x63, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x64, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x65, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x66, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x67, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x68, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x69, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x6a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x6b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x6c, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x6d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x6e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x6f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x70, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x71, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x72, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x73, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x74, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x75, 0x0f),	/* INST_DECODED */
+	X86_RULE_EVENT(0x76, 0x0f),	/* UOPS_DECODED */
+	X86_RULE_EVENT(0x77, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x78, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x79, 0x0f),	/* IDQ */
+	X86_RULE_EVENT(0x7a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x7b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x7c, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x7d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x7e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x7f, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x80, 0x0f),	/* ICACHE_DATA */
+	X86_RULE_EVENT(0x81, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x82, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x83, 0x0f),	/* ICACHE_TAG */
+	X86_RULE_EVENT(0x84, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x85, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x86, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x87, 0x0f),	/* DECODE */
+	X86_RULE_EVENT(0x88, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x89, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x8a, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x8b, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x8c, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x8d, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x8e, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0x8f, 0x0f),	/* not listed */
+	X86_RULE(0xa3, 0x01, 0x0f),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
+	X86_RULE(0xa3, 0x02, 0x0f),	/* not listed */
+	X86_RULE(0xa3, 0x08, 0x0f),	/* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	X86_RULE(0xa4, 0x04, 0x01),	/* TOPDOWN.BAD_SPEC_SLOTS */
+	X86_RULE(0xa4, 0x08, 0x01),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
+	X86_RULE(0xcd, 0x02, 0x01),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	X86_RULE_EVENT(0xce, 0x01),	/* not listed */
+	X86_RULE_EVENT(0xd0, 0x0f),	/* MEM_INST_RETIRED */
+	X86_RULE_EVENT(0xd1, 0x0f),	/* MEM_LOAD_RETIRED */
+	X86_RULE_EVENT(0xd2, 0x0f),	/* MEM_LOAD_L3_HIT_RETIRED */
+	X86_RULE_EVENT(0xd3, 0x0f),	/* MEM_LOAD_L3_MISS_RETIRED */
+	X86_RULE_EVENT(0xd4, 0x0f),	/* MEM_LOAD_MISC_RETIRED */
+	X86_RULE_EVENT(0xd5, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xd6, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xd7, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xd8, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xd9, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xda, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xdb, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xdc, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xdd, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xde, 0x0f),	/* not listed */
+	X86_RULE_EVENT(0xdf, 0x0f),	/* not listed */
+};
+
 const struct x86_counter_rules x86_intel_counter_rules[] = {
 	{ 0x4e, skylake_rules, ARRAY_SIZE(skylake_rules) },
 	{ 0x55, skylake_rules, ARRAY_SIZE(skylake_rules) },
@@ -331,12 +499,17 @@ const struct x86_counter_rules x86_intel_counter_rules[] = {
 	{ 0x8d, icelake_rules, ARRAY_SIZE(icelake_rules) },
 	{ 0x8e, skylake_rules, ARRAY_SIZE(skylake_rules) },
 	{ 0x8f, sapphirerapids_rules, ARRAY_SIZE(sapphirerapids_rules) },
+	{ 0x97, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },
+	{ 0x9a, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },
 	{ 0x9e, skylake_rules, ARRAY_SIZE(skylake_rules) },
 	{ 0xa5, skylake_rules, ARRAY_SIZE(skylake_rules) },
 	{ 0xa6, skylake_rules, ARRAY_SIZE(skylake_rules) },
 	{ 0xa7, icelake_rules, ARRAY_SIZE(icelake_rules) },
 	{ 0xad, sapphirerapids_rules, ARRAY_SIZE(sapphirerapids_rules) },
 	{ 0xae, sapphirerapids_rules, ARRAY_SIZE(sapphirerapids_rules) },
+	{ 0xb7, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },
+	{ 0xba, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },
+	{ 0xbf, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },
 	{ 0xcf, sapphirerapids_rules, ARRAY_SIZE(sapphirerapids_rules) },
 	{ }
 };

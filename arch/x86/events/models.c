@@ -360,12 +360,14 @@ static const struct x86_intel_model *model_find(u8 model)
 	return NULL;
 }
 
-static const struct x86_counter_rules *counter_rules_find(u8 model)
+/* @model's rules (of core type @core_type on a hybrid model), or NULL */
+static const struct x86_counter_rules *
+counter_rules_find(u8 model, u8 core_type)
 {
 	const struct x86_counter_rules *r;
 
 	for (r = x86_intel_counter_rules; r->rules; r++)
-		if (r->model == model)
+		if (r->model == model && r->core_type == core_type)
 			return r;
 	return NULL;
 }
@@ -409,7 +411,7 @@ void x86_intel_model_detect(const struct x86_hw *hw,
 		desc->intel_model = desc->intel_hybrid->types[0].model;
 	} else {
 		desc->intel_model = model_find(desc->model);
-		desc->counter_rules = counter_rules_find(desc->model);
+		desc->counter_rules = counter_rules_find(desc->model, 0);
 	}
 	x86_lbr_probe(hw, desc);
 	desc->extra_regs = desc->intel_model && desc->intel_model->nr_extra &&
@@ -446,8 +448,9 @@ const char *x86_intel_hybrid_pmu(const struct x86_core_desc *boot,
  * x86_intel_hybrid_desc - the description of a hybrid model's core type
  * @boot: the boot CPU's description, of a hybrid model
  * @i: the type, below x86_intel_hybrid_types()
- * @desc: filled in: @boot, with the counters, the table and the topdown
- *	metrics of the type, and the type's CPUID 0x1A value
+ * @desc: filled in: @boot, with the counters, the table, the counter
+ *	rules and the topdown metrics of the type, and the type's CPUID 0x1A
+ *	value
  */
 void x86_intel_hybrid_desc(const struct x86_core_desc *boot, unsigned int i,
 			   struct x86_core_desc *desc)
@@ -457,6 +460,7 @@ void x86_intel_hybrid_desc(const struct x86_core_desc *boot, unsigned int i,
 	*desc = *boot;
 	desc->hybrid_type = type->core_type;
 	desc->intel_model = type->model;
+	desc->counter_rules = counter_rules_find(boot->model, type->core_type);
 	desc->num_gp = min_t(unsigned int, boot->num_gp + type->more_gp,
 			     INTEL_PMC_MAX_GENERIC);
 	desc->fixed_mask |= type->more_fixed;

@@ -10,6 +10,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 
+#include "../cpu_pmu.h"
 #include "../detect.h"
 #include "../hw.h"
 #include "pmu_model.h"
@@ -139,7 +140,8 @@ static void detect_on(struct kunit *test,
  * layer makes a description of each type (the P-core's with two more
  * counters, fixed counter 3 and topdown's eight metrics), each CPU says
  * its type, and a CPU whose CPUID lacks the boot CPU's counters is found
- * out.  A part that is not hybrid has one PMU for every CPU.
+ * out; each type has its own counter rules.  A part that is not hybrid
+ * has one PMU for every CPU.
  */
 static void perf_x86_detect_hybrid(struct kunit *test)
 {
@@ -161,6 +163,8 @@ static void perf_x86_detect_hybrid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0xf);
 	KUNIT_EXPECT_EQ(test, d.num_fixed, 4);
 	KUNIT_EXPECT_EQ(test, d.metrics, 8);
+	/* its counter rules: L2_RQSTS on counters 0-3 */
+	KUNIT_EXPECT_EQ(test, x86_intel_rule_counters(&d, 0x2124), 0xf);
 
 	x86_intel_hybrid_desc(&boot, 1, &d);
 	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_pmu(&boot, 1), "cpu_atom");
@@ -169,6 +173,7 @@ static void perf_x86_detect_hybrid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
 	KUNIT_EXPECT_EQ(test, d.num_fixed, 3);
 	KUNIT_EXPECT_EQ(test, d.metrics, 0);
+	KUNIT_EXPECT_EQ(test, x86_intel_rule_counters(&d, 0x2124), ~0ULL);
 	/* the E-core's description is the same, whichever CPU boots */
 	x86_intel_hybrid_desc(&e_boot, 1, &d);
 	KUNIT_EXPECT_EQ(test, d.num_gp, 6);
