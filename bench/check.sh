@@ -32,6 +32,9 @@ SKX_TESTS="lbr pebs perf_pmu attacker sysfs_pmu"
 # AMD Zen 4, which has the LBR stack (LbrExtV2): the branch stack suite
 # and the attacker's cases on AMD's rules
 ZEN4_TESTS="lbr attacker"
+# the hybrid Alder Lake, two P-cores and two E-cores: a PMU each core
+# type, the real perf tool's cpu_core/ and cpu_atom/ events, hotplug
+ADL_TESTS="hybrid sysfs_pmu cpu_hotplug perf_smoke"
 export TALLY=$BUILD/tally-$kernel
 # A guest is killed when its console stays silent for GUEST_STALL seconds,
 # not for being slow: every test program ends within its limit of guest
@@ -123,6 +126,8 @@ for arch in $archs; do
 			ICOUNT=1 TESTS="$(echo $SKX_TESTS | tr ' ' ,)"
 		boot 2 "$kernel-$arch-zen4" "${logfile%.log}-zen4.log" X86_PMU=zen4 \
 			ICOUNT=1 TESTS="$(echo $ZEN4_TESTS | tr ' ' ,)"
+		boot 2 "$kernel-$arch-adl" "${logfile%.log}-adl.log" X86_PMU=adl \
+			ICOUNT=1 SMP=4 TESTS="$(echo $ADL_TESTS | tr ' ' ,)"
 		# two packages of two CPUs: the power PMU's designated CPU of
 		# the second goes offline and hands its events over
 		# (cpu_hotplug), the package-scope checks with two packages
