@@ -74,6 +74,8 @@ x86_64)
 	spr-kvm) x86_cpu=max,vendor=GenuineIntel,family=6,model=0x8f,stepping=8,tcg-pmu-model=spr-kvm ;;
 	# hybrid: P-cores, then E-cores (bench/qemu 0012; SMP=4 gives two each)
 	adl)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0x97,stepping=2,tcg-pmu-model=adl,min-level=0x1a ;;
+	# hybrid with CPUID 0x23 (bench/qemu 0013): P-cores, then E-cores
+	mtl)	x86_cpu=max,vendor=GenuineIntel,family=6,model=0xaa,stepping=4,tcg-pmu-model=mtl,min-level=0x23 ;;
 	*) die "unknown X86_PMU=$X86_PMU" ;;
 	esac
 	if [ -n "${X86_PMU:-}" ]; then

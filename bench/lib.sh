@@ -105,9 +105,10 @@ boot_one() {
 # What bench/diff.sh compares: one label per architecture, and on x86_64
 # one per emulated PMU of DIFF_X86_PMUS (x86_64-intel3, x86_64-amd, and
 # the Intel models with their tables and topdown, x86_64-icx and
-# x86_64-spr, and the hybrid Alder Lake, x86_64-adl, on four CPUs; plain
-# x86_64, without a PMU, when it is empty).
-DIFF_X86_PMUS=${DIFF_X86_PMUS-intel3 amd icx spr adl}
+# x86_64-spr, and the hybrid Alder and Meteor Lake, x86_64-adl and
+# x86_64-mtl, on four CPUs; plain x86_64, without a PMU, when it is
+# empty).
+DIFF_X86_PMUS=${DIFF_X86_PMUS-intel3 amd icx spr adl mtl}
 diff_labels() {
 	local p
 
@@ -139,7 +140,7 @@ observe_jobs() {
 		# its pinned CPU-wide counter beside the observed groups
 		[ "$pmu" = intel3 ] && vars="$vars NMI_WATCHDOG=1"
 		# the hybrid part: two P-cores and two E-cores
-		[ "$pmu" = adl ] && vars="$vars SMP=4"
+		case $pmu in adl | mtl) vars="$vars SMP=4" ;; esac
 		for kernel in stock series; do
 			image=$3
 			[ "$kernel" = stock ] && image=$2

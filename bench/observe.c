@@ -2441,7 +2441,8 @@ static void print_file(const char *key, const char *path)
 {
 	char buf[512];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n, raw;
+	bool odd, nuls;
 
 	if (fd < 0) {
 		say(key, "%s", res(-errno));
@@ -2454,12 +2455,23 @@ static void print_file(const char *key, const char *path)
 		return;
 	}
 	buf[n] = 0;
+	/*
+	 * a file that is not its text and one newline says so, with its
+	 * size: no newline (Skylake's bare topdown events), NULs after the
+	 * text (a hybrid part's Atom events)
+	 */
+	raw = n;
+	nuls = memchr(buf, 0, n) != NULL;
+	odd = !n || buf[n - 1] != '\n' || nuls;
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = 0;
 	for (char *c = buf; *c; c++)
 		if (*c == '\n')
 			*c = '|';
-	say(key, "%s", buf);
+	if (odd)
+		say(key, "%s (%zd bytes%s)", buf, raw, nuls ? ", NULs" : "");
+	else
+		say(key, "%s", buf);
 }
 
 static void observe_sysfs(void)

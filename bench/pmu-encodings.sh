@@ -44,6 +44,7 @@ personalities=(
 	"spr-kvm "
 	"spr ,model=0xad"
 	"adl "
+	"mtl "
 )
 # the constraint pass only: a model of each other event list
 constraint_models=(
@@ -62,6 +63,7 @@ arch_of() {
 	icx | icxm7e | icxm8c | icxma7) echo icelake ;;
 	spr | sprmcf | sprmad) echo sapphirerapids ;;
 	adl) echo alderlake ;;
+	mtl) echo meteorlake ;;
 	esac
 }
 
@@ -96,14 +98,14 @@ for p in "${personalities[@]}" "${constraint_models[@]}"; do
 			jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.log X86_PMU=$pmu"
 			jobs+=" X86_CPU_EXTRA=$extra TESTS=pmu-encodings BENCH_PMU_TRACE=1"
 			# the hybrid part: two CPUs of each core type
-			[ "$pmu" = adl ] && jobs+=" SMP=4"
+			case $pmu in adl | mtl) jobs+=" SMP=4" ;; esac
 			jobs+=$'\n'
 			;;
 		esac
 		[ "$pmu" = amd ] && continue
 		jobs+="x86_64 $image $out/initrd.gz $out/$kernel-$name.constraints.log"
 		jobs+=" X86_PMU=$pmu X86_CPU_EXTRA=$extra TESTS=pmu-constraints"
-		[ "$pmu" = adl ] && jobs+=" SMP=4"
+		case $pmu in adl | mtl) jobs+=" SMP=4" ;; esac
 		jobs+=$'\n'
 	done
 done

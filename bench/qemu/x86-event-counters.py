@@ -58,6 +58,8 @@ MODELS = [
     ("spr", "GenuineIntel-6-8F-8", 8, None),
     ("adl_core", "GenuineIntel-6-97-2", 8, "cpu_core"),
     ("adl_atom", "GenuineIntel-6-97-2", 6, "cpu_atom"),
+    ("mtl_core", "GenuineIntel-6-AA-4", 8, "cpu_core"),
+    ("mtl_atom", "GenuineIntel-6-AA-4", 8, "cpu_atom"),
 ]
 
 
@@ -130,6 +132,8 @@ KERNEL_DIRS = ["skylake", "skylakex", "icelake", "icelakex", "tigerlake",
 HYBRID_DIRS = {
     "alderlake": [("cpu_core", "alderlake_core", 8, "X86_HYBRID_CORE"),
                   ("cpu_atom", "alderlake_atom", 6, "X86_HYBRID_ATOM")],
+    "meteorlake": [("cpu_core", "meteorlake_core", 8, "X86_HYBRID_CORE"),
+                   ("cpu_atom", "meteorlake_atom", 8, "X86_HYBRID_ATOM")],
 }
 
 # what stock's driver allowed, by microarchitecture (bench/pmu-encodings.sh

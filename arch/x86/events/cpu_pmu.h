@@ -204,8 +204,15 @@ enum x86_extra_reg_index {
 	X86_XREG_RSP_1,		/* OFFCORE_RSP_1 */
 	X86_XREG_LDLAT,		/* PEBS_LD_LAT_THRESHOLD */
 	X86_XREG_FRONTEND,	/* PEBS_FRONTEND */
+	X86_XREG_SNOOP_0,	/* SNOOP_RSP_0 */
+	X86_XREG_SNOOP_1,	/* SNOOP_RSP_1 */
 	X86_XREG_NR,
 };
+
+/* the registers probed together, and the snoop response ones */
+#define X86_XREGS_BASE		(BIT(X86_XREG_RSP_0) | BIT(X86_XREG_RSP_1) | \
+				 BIT(X86_XREG_LDLAT) | BIT(X86_XREG_FRONTEND))
+#define X86_XREGS_SNOOP		(BIT(X86_XREG_SNOOP_0) | BIT(X86_XREG_SNOOP_1))
 
 /*
  * struct x86_extra_event - an event of a model that takes a second value
@@ -276,6 +283,7 @@ struct x86_cache_event {
  *	instruction's
  * @atom_topdown: the four level-1 topdown events of the Atom cores, from
  *	general events (sysfs.c)
+ * @snoop_rsp: its offcore responses have format/snoop_rsp too (Crestmont)
  * @mem_loads: what events/mem-loads says, where not Skylake's event
  * @mem_stores: what events/mem-stores says, where not Skylake's
  */
@@ -297,6 +305,7 @@ struct x86_intel_model {
 	u8 pebs;
 	bool pebs_pdist_gp0;
 	bool atom_topdown;
+	bool snoop_rsp;
 	const char *mem_loads;
 	const char *mem_stores;
 };
@@ -534,7 +543,7 @@ u64 x86_core_filter_bits(const struct x86_core_desc *desc,
 int x86_core_event_init(struct x86_core_pmu *core, struct perf_event *event);
 
 /* extra_regs.c */
-bool x86_extra_probe(const struct x86_hw *hw);
+bool x86_extra_probe(const struct x86_hw *hw, unsigned long regs);
 int x86_extra_event_init(const struct x86_core_desc *desc,
 			 struct perf_event *event, u64 evsel, u64 value);
 int x86_extra_take(const struct x86_core_desc *desc, struct x86_extra_reg *regs,

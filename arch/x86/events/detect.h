@@ -74,6 +74,8 @@ enum x86_core_vendor {
  * @extra_regs: Intel: the model has extra registers (offcore response,
  *	load latency, front end), and they hold a value (a hypervisor may not
  *	offer them).
+ * @snoop_regs: Intel: the model has the snoop response registers
+ *	(Crestmont), and they hold a value.
  * @lbr_nr: the last branch records (intel_lbr.c): Intel: the model's,
  *	where PERF_CAPABILITIES gives their format and they hold what is
  *	written; AMD: the LbrExtV2 stack's entries (amd_lbr.c); else 0.
@@ -121,6 +123,7 @@ struct x86_core_desc {
 	const struct x86_intel_model *intel_model;
 	const struct x86_counter_rules *counter_rules;
 	bool extra_regs;
+	bool snoop_regs;
 	u8 metrics;
 	u8 lbr_nr;
 	bool lbr_freeze;
@@ -150,6 +153,8 @@ void x86_intel_model_detect(const struct x86_hw *hw,
 unsigned int x86_intel_hybrid_types(const struct x86_core_desc *boot);
 const char *x86_intel_hybrid_pmu(const struct x86_core_desc *boot,
 				 unsigned int i);
+const struct x86_intel_model *
+x86_intel_hybrid_model(const struct x86_core_desc *boot, unsigned int i);
 void x86_intel_hybrid_desc(const struct x86_core_desc *boot, unsigned int i,
 			   struct x86_core_desc *desc);
 

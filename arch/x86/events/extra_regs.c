@@ -14,6 +14,8 @@
  * FRONTEND      PEBS_FRONTEND       frontend (23:0) 0x01c6 (SPR: 0x40ad
  *                                                   and 0x04c2 too; GNR:
  *                                                   0x03c6, 0x02c6, ...)
+ * SNOOP_0, _1   SNOOP_RSP_0, _1     snoop_rsp       0x0127, 0x0227
+ *                                   (63:0)          (Crestmont)
  * ============  ==================  ==============  ===================
  *
  * Each model lists its events (struct x86_extra_event, models.c) with the
@@ -21,7 +23,8 @@
  * attr.config1; the LL and node cache events give theirs in the model's
  * table.  A bit the event does not take is EINVAL; where the registers do
  * not hold a value (a hypervisor offers the model but not them), such an
- * event is ENXIO.
+ * event is ENXIO: the first four registers are probed together, the
+ * snoop response ones apart (x86_extra_probe()).
  *
  * Each register holds one value for the CPU, so events on a CPU share it
  * when their values are equal.  The two offcore response events are
@@ -53,6 +56,8 @@ static const u32 extra_msrs[X86_XREG_NR] = {
 	[X86_XREG_RSP_1]	= MSR_OFFCORE_RSP_1,
 	[X86_XREG_LDLAT]	= MSR_PEBS_LD_LAT_THRESHOLD,
 	[X86_XREG_FRONTEND]	= MSR_PEBS_FRONTEND,
+	[X86_XREG_SNOOP_0]	= MSR_SNOOP_RSP_0,
+	[X86_XREG_SNOOP_1]	= MSR_SNOOP_RSP_1,
 };
 
 /* the model's entry for @evsel's event, or NULL */
@@ -81,21 +86,22 @@ static u16 extra_code(const struct x86_intel_model *model, int reg)
 }
 
 /**
- * x86_extra_probe - do the extra registers hold a value?
+ * x86_extra_probe - do extra registers hold a value?
  * @hw: the hardware
+ * @regs: the registers (bit i: enum x86_extra_reg_index i)
  *
  * Each register must read, and keep what is written; its value is put
  * back.
  *
  * Return: true when all of them do.
  */
-bool x86_extra_probe(const struct x86_hw *hw)
+bool x86_extra_probe(const struct x86_hw *hw, unsigned long regs)
 {
 	u64 old, val;
 	int i;
 
 	guard(preempt)();
-	for (i = 0; i < X86_XREG_NR; i++) {
+	for_each_set_bit(i, &regs, X86_XREG_NR) {
 		u32 msr = extra_msrs[i];
 
 		if (x86_hw_rdmsr(hw, msr, &old) || x86_hw_wrmsr(hw, msr, 0x11) ||
@@ -131,7 +137,8 @@ int x86_extra_event_init(const struct x86_core_desc *desc,
 		return 0;
 	if (value & ~ev->valid)
 		return -EINVAL;
-	if (!desc->extra_regs)
+	if (ev->reg == X86_XREG_SNOOP_0 || ev->reg == X86_XREG_SNOOP_1 ?
+	    !desc->snoop_regs : !desc->extra_regs)
 		return -ENXIO;
 	reg->reg = extra_msrs[ev->reg];
 	reg->config = value;

@@ -319,7 +319,7 @@ static const struct x86_counter_rule sapphirerapids_rules[] = {
 	X86_RULE_EVENT(0xdf, 0x0f),	/* not listed */
 };
 
-/* rules: 164; lists: alderlake v1.27 (cpu_core) */
+/* rules: 164; lists: alderlake v1.27 (cpu_core), meteorlake v1.10 */
 static const struct x86_counter_rule alderlake_core_rules[] = {
 	X86_RULE_EVENT(0x01, 0x0f),	/* not listed */
 	X86_RULE_EVENT(0x02, 0x0f),	/* not listed */
@@ -505,6 +505,8 @@ const struct x86_counter_rules x86_intel_counter_rules[] = {
 	{ 0xa5, skylake_rules, ARRAY_SIZE(skylake_rules) },
 	{ 0xa6, skylake_rules, ARRAY_SIZE(skylake_rules) },
 	{ 0xa7, icelake_rules, ARRAY_SIZE(icelake_rules) },
+	{ 0xaa, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },
+	{ 0xac, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },
 	{ 0xad, sapphirerapids_rules, ARRAY_SIZE(sapphirerapids_rules) },
 	{ 0xae, sapphirerapids_rules, ARRAY_SIZE(sapphirerapids_rules) },
 	{ 0xb7, alderlake_core_rules, ARRAY_SIZE(alderlake_core_rules), X86_HYBRID_CORE },

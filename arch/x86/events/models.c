@@ -307,11 +307,60 @@ struct x86_intel_hybrid {
 	struct x86_hybrid_type types[X86_HYBRID_TYPES];
 };
 
+/*
+ * Crestmont: Gracemont's, the offcore responses taking every bit, and the
+ * snoop responses of events 0x0127 and 0x0227
+ */
+static const struct x86_extra_event crestmont_extra[] = {
+	XE(0x01b7, RSP_0, ~0ULL),
+	XE(0x02b7, RSP_1, ~0ULL),
+	XE(0x05d0, LDLAT, LDLAT_VALID),
+	XE(0x0127, SNOOP_0, ~0ULL),
+	XE(0x0227, SNOOP_1, ~0ULL),
+};
+
+/*
+ * Meteor Lake's P-cores (Redwood Cove: Granite Rapids' front-end events,
+ * no mem-loads-aux) and E-cores (Crestmont): otherwise Alder Lake's
+ * events and topdown;
+ * Crestmont's extra registers show a snoop response format too (sysfs.c)
+ */
+static const struct x86_intel_model meteorlake_core = {
+	.name = "Meteorlake Hybrid", .pmu_name = "meteorlake_hybrid",
+	.cache = sapphire_rapids_cache,
+	.nr_cache = ARRAY_SIZE(sapphire_rapids_cache),
+	.extra = granite_rapids_extra,
+	.nr_extra = ARRAY_SIZE(granite_rapids_extra),
+	.metrics = 8, .ref_cycles_p = true,
+	.mem_stores = "event=0xcd,umask=0x2",
+};
+
+static const struct x86_intel_model meteorlake_atom = {
+	.name = "Meteorlake Hybrid", .pmu_name = "meteorlake_hybrid",
+	.cache = gracemont_cache, .nr_cache = ARRAY_SIZE(gracemont_cache),
+	.extra = crestmont_extra, .nr_extra = ARRAY_SIZE(crestmont_extra),
+	.ref_cycles_p = true, .atom_topdown = true, .snoop_rsp = true,
+	.mem_loads = "event=0xd0,umask=0x5,ldlat=3",
+	.mem_stores = "event=0xd0,umask=0x6",
+};
+
 /* Alder Lake, Raptor Lake: P-cores 8 + 4 counters, E-cores CPUID's 6 + 3 */
 static const struct x86_intel_hybrid alderlake_hybrid = {
 	.types = {
 		{ X86_HYBRID_CORE, "cpu_core", &alderlake_core, 2, BIT(3) },
 		{ X86_HYBRID_ATOM, "cpu_atom", &alderlake_atom, 0, 0 },
+	},
+};
+
+/*
+ * Meteor Lake: each type has CPUID 0xA's counters, as stock takes them
+ * (not CPUID 0x23's: on the emulated part, where CPUID 0xA gives what both
+ * types have, the P-cores' fixed counter 3 is not used, nor slots)
+ */
+static const struct x86_intel_hybrid meteorlake_hybrid = {
+	.types = {
+		{ X86_HYBRID_CORE, "cpu_core", &meteorlake_core, 0, 0 },
+		{ X86_HYBRID_ATOM, "cpu_atom", &meteorlake_atom, 0, 0 },
 	},
 };
 
@@ -324,6 +373,8 @@ static const struct {
 	{ VFM_MODEL(INTEL_RAPTORLAKE),		&alderlake_hybrid },
 	{ VFM_MODEL(INTEL_RAPTORLAKE_P),	&alderlake_hybrid },
 	{ VFM_MODEL(INTEL_RAPTORLAKE_S),	&alderlake_hybrid },
+	{ VFM_MODEL(INTEL_METEORLAKE),		&meteorlake_hybrid },
+	{ VFM_MODEL(INTEL_METEORLAKE_L),	&meteorlake_hybrid },
 };
 
 static const struct {
@@ -382,10 +433,15 @@ static const struct x86_intel_hybrid *hybrid_find(u8 model)
 	return NULL;
 }
 
-/* the topdown metrics of @desc: its model's, where the PMU has them */
+/*
+ * the topdown metrics of @desc: its model's, where PERF_CAPABILITIES says
+ * PERF_METRICS (without fixed counter 3 no slots leader can be placed, so
+ * no metric either: as stock, on the emulated Meteor Lake, lists and
+ * enables them there)
+ */
 static u8 model_metrics(const struct x86_core_desc *desc)
 {
-	if (desc->intel_model && (desc->fixed_mask & BIT(3)) &&
+	if (desc->intel_model &&
 	    (desc->perf_capabilities & BIT_ULL(PERF_CAP_METRICS_IDX)))
 		return desc->intel_model->metrics;
 	return 0;
@@ -415,7 +471,10 @@ void x86_intel_model_detect(const struct x86_hw *hw,
 	}
 	x86_lbr_probe(hw, desc);
 	desc->extra_regs = desc->intel_model && desc->intel_model->nr_extra &&
-			   x86_extra_probe(hw);
+			   x86_extra_probe(hw, X86_XREGS_BASE);
+	desc->snoop_regs = desc->intel_model &&
+			   desc->intel_model->snoop_rsp &&
+			   x86_extra_probe(hw, X86_XREGS_SNOOP);
 	desc->metrics = model_metrics(desc);
 }
 
@@ -442,6 +501,19 @@ const char *x86_intel_hybrid_pmu(const struct x86_core_desc *boot,
 				 unsigned int i)
 {
 	return boot->intel_hybrid->types[i].pmu;
+}
+
+/**
+ * x86_intel_hybrid_model - the table of core type @i of a hybrid model
+ * @boot: a description of the hybrid model (the boot CPU's, or a type's)
+ * @i: the type, below x86_intel_hybrid_types()
+ *
+ * Return: the type's table.
+ */
+const struct x86_intel_model *
+x86_intel_hybrid_model(const struct x86_core_desc *boot, unsigned int i)
+{
+	return boot->intel_hybrid->types[i].model;
 }
 
 /**

@@ -63,6 +63,7 @@ PMU_FORMAT_ATTR(any, "config:21");
 PMU_FORMAT_ATTR(inv, "config:23");
 PMU_FORMAT_ATTR(cmask, "config:24-31");
 PMU_FORMAT_ATTR(offcore_rsp, "config1:0-63");
+PMU_FORMAT_ATTR(snoop_rsp, "config1:0-63");
 PMU_FORMAT_ATTR(ldlat, "config1:0-15");
 PMU_FORMAT_ATTR(frontend, "config1:0-23");
 
@@ -75,6 +76,7 @@ static struct attribute *format_attrs[] = {
 	&format_attr_inv.attr,
 	&format_attr_cmask.attr,
 	&format_attr_offcore_rsp.attr,
+	&format_attr_snoop_rsp.attr,
 	&format_attr_ldlat.attr,
 	&format_attr_frontend.attr,
 	NULL,
@@ -110,6 +112,9 @@ static umode_t format_visible(struct kobject *kobj, struct attribute *attr,
 	/* the model's, even where a hypervisor does not offer the registers */
 	if (attr == &format_attr_offcore_rsp.attr)
 		return model_has_xreg(desc, X86_XREG_RSP_0) ? attr->mode : 0;
+	if (attr == &format_attr_snoop_rsp.attr)
+		return desc->intel_model && desc->intel_model->snoop_rsp ?
+		       attr->mode : 0;
 	if (attr == &format_attr_ldlat.attr)
 		return model_has_xreg(desc, X86_XREG_LDLAT) ? attr->mode : 0;
 	if (attr == &format_attr_frontend.attr)
@@ -184,7 +189,7 @@ static ssize_t generic_show(struct device *dev, struct device_attribute *attr,
 		  .id = _id, .event_str = _str, } })[0].attr.attr)
 
 #define MODEL_EVENT(_name, _str, _id)					\
-	MODEL_EVENT_SHOW(_name, _str, _id, perf_event_sysfs_show)
+	MODEL_EVENT_SHOW(_name, _str, _id, model_event_show)
 
 /*
  * The string alone, with no newline after it: what stock's files of
@@ -204,23 +209,23 @@ static ssize_t bare_event_show(struct device *dev,
 	MODEL_EVENT_SHOW(_name, _str, _id, bare_event_show)
 
 /*
- * mem-loads and mem-stores: the model's events where they are not
- * Skylake's (Sapphire Rapids samples stores by 0x02cd, intel_pebs.c)
+ * A model event's string: its own, but for mem-loads and mem-stores, the
+ * model's where they are not Skylake's (Sapphire Rapids samples stores by
+ * 0x02cd, intel_pebs.c)
  */
-static ssize_t mem_event_show(struct device *dev,
-			      struct device_attribute *attr, char *page)
+static const char *model_event_str(const struct x86_intel_model *model,
+				   const struct perf_pmu_events_attr *ev)
 {
-	const struct x86_intel_model *model = dev_desc(dev)->intel_model;
 	const char *str = NULL;
 
-	if (model && !strcmp(attr->attr.name, "mem-loads"))
-		str = model->mem_loads;
-	else if (model)
-		str = model->mem_stores;
-	if (str)
-		return sysfs_emit(page, "%s\n", str);
-	return perf_event_sysfs_show(dev, attr, page);
+	if (model && ev->id == MEM_PEBS)
+		str = strcmp(ev->attr.attr.name, "mem-loads") ? model->mem_stores :
+								 model->mem_loads;
+	return str ?: ev->event_str;
 }
+
+static ssize_t model_event_show(struct device *dev,
+				struct device_attribute *attr, char *page);
 
 static struct attribute *events_attrs[] = {
 	GENERIC("cpu-cycles", CPU_CYCLES),
@@ -254,10 +259,8 @@ static struct attribute *events_attrs[] = {
 	MODEL_EVENT_BARE("topdown-recovery-bubbles.scale", "4", SKL_TOPDOWN),
 	MODEL_EVENT("mem-loads-aux", "event=0x03,umask=0x82", MEM_LOADS_AUX),
 	/* the memory events of PEBS (intel_pebs.c): perf mem, perf c2c */
-	MODEL_EVENT_SHOW("mem-loads", "event=0xcd,umask=0x1,ldlat=3", MEM_PEBS,
-			 mem_event_show),
-	MODEL_EVENT_SHOW("mem-stores", "event=0xd0,umask=0x82", MEM_PEBS,
-			 mem_event_show),
+	MODEL_EVENT("mem-loads", "event=0xcd,umask=0x1,ldlat=3", MEM_PEBS),
+	MODEL_EVENT("mem-stores", "event=0xd0,umask=0x82", MEM_PEBS),
 	/* the Atom cores' topdown, from general events */
 	MODEL_EVENT("topdown-retiring", "event=0xc2,umask=0x0", ATOM_TOPDOWN),
 	MODEL_EVENT("topdown-bad-spec", "event=0x73,umask=0x0", ATOM_TOPDOWN),
@@ -265,6 +268,56 @@ static struct attribute *events_attrs[] = {
 	MODEL_EVENT("topdown-be-bound", "event=0x74,umask=0x0", ATOM_TOPDOWN),
 	NULL,
 };
+
+/*
+ * What the P-core PMU of @desc's hybrid part says for event @name: its
+ * model's string of the event of that name it lists (a metric, or a
+ * memory event), "" where it has none
+ */
+static const char *core_event_str(const struct x86_core_desc *desc,
+				  const char *name)
+{
+	const struct x86_intel_model *core = x86_intel_hybrid_model(desc, 0);
+	struct perf_pmu_events_attr *ev;
+	unsigned int i;
+
+	for (i = 0; events_attrs[i]; i++) {
+		ev = container_of(events_attrs[i], struct perf_pmu_events_attr,
+				  attr.attr);
+		if (strcmp(ev->attr.attr.name, name))
+			continue;
+		if (ev->id == MEM_PEBS ||
+		    (ev->event_str && ev->id >= 1 && ev->id <= core->metrics))
+			return model_event_str(core, ev);
+	}
+	return "";
+}
+
+/*
+ * A model event's file.  On a hybrid part's PMU, as stock's read: the
+ * string without a newline, and on the Atom type's PMU followed by NULs
+ * up to the length of the P-core's string of the event, one separator
+ * and its own (the joined strings stock keeps for both types).
+ */
+static ssize_t model_event_show(struct device *dev,
+				struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *ev =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+	const struct x86_core_desc *desc = dev_desc(dev);
+	const char *str = model_event_str(desc->intel_model, ev);
+	size_t len, joined;
+
+	if (!desc->hybrid_type)
+		return sysfs_emit(page, "%s\n", str);
+	len = sysfs_emit(page, "%s", str);
+	if (desc->hybrid_type != X86_HYBRID_ATOM)
+		return len;
+	joined = strlen(core_event_str(desc, attr->attr.name)) + 1 + len;
+	joined = min_t(size_t, joined, PAGE_SIZE);
+	memset(page + len, 0, joined - len);
+	return joined;
+}
 
 /* only the events this CPU counts */
 static umode_t events_visible(struct kobject *kobj, struct attribute *attr,

@@ -189,6 +189,25 @@ static void perf_x86_detect_hybrid(struct kunit *test)
 	d.cpuid_fixed |= BIT(3);
 	KUNIT_EXPECT_FALSE(test, x86_core_cpuid_covers(e_hw, &d));
 
+	/*
+	 * Meteor Lake: each type has CPUID 0xA's counters, as stock takes
+	 * them; the P-core lists its metrics without fixed counter 3; the
+	 * E-core has the snoop response registers
+	 */
+	detect_on(test, &x86_pmu_fixture_intel_mtl_p, &p_hw, &boot);
+	KUNIT_ASSERT_EQ(test, x86_intel_hybrid_types(&boot), X86_HYBRID_TYPES);
+	x86_intel_hybrid_desc(&boot, 0, &d);
+	KUNIT_EXPECT_EQ(test, d.num_gp, 8);
+	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
+	KUNIT_EXPECT_EQ(test, d.metrics, 8);
+	x86_intel_hybrid_desc(&boot, 1, &d);
+	KUNIT_EXPECT_EQ(test, d.num_gp, 8);
+	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
+	KUNIT_EXPECT_EQ(test, d.metrics, 0);
+	KUNIT_EXPECT_TRUE(test, x86_intel_hybrid_model(&boot, 1)->snoop_rsp);
+	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_model(&boot, 1)->pmu_name,
+			   "meteorlake_hybrid");
+
 	detect_on(test, &x86_pmu_fixture_intel_spr, &spr_hw, &spr);
 	KUNIT_EXPECT_FALSE(test, spr.hybrid);
 	KUNIT_EXPECT_EQ(test, x86_intel_hybrid_types(&spr), 1);

@@ -162,6 +162,36 @@ const struct x86_pmu_model_fixture x86_pmu_fixture_intel_adl_e = {
 };
 
 /*
+ * Meteor Lake (hybrid), a P-core: CPUID 0xA gives what both types have,
+ * eight counters and fixed counters 0-2, which each type takes as it is
+ */
+static const struct x86_pmu_model_leaf mtl_p_leaves[] = {
+	LEAF(0x0, .eax = 0x23, INTEL_ID),
+	LEAF(0x1, .eax = 0x000a06a4, .ecx = 0x7ffafbff),
+	LEAF(0x7, .edx = 0x00008000),
+	LEAF(0xa, .eax = 0x08300805, .ecx = 0x7, .edx = 0x00008603),
+	LEAF(0x1a, .eax = X86_HYBRID_CORE << 24),
+};
+
+const struct x86_pmu_model_fixture x86_pmu_fixture_intel_mtl_p = {
+	.name = "intel-meteorlake-p-core",
+	.leaves = mtl_p_leaves,
+	.nr_leaves = ARRAY_SIZE(mtl_p_leaves),
+	.perf_capabilities = 0xf3e4,
+	.pmu = {
+		.vendor = X86_CORE_INTEL, .family = 6, .model = 0xaa,
+		.version = 5, .num_gp = 8, .gp_width = 48,
+		.num_fixed = 3, .fixed_mask = 0x7, .fixed_width = 48,
+		.events_mask_len = 8, .events_unavailable = 0xffffff00,
+		.anythread_deprecated = true,
+		.perf_capabilities = 0xf3e4, .full_width_write = true,
+		INTEL_LAYOUT(true),
+	},
+	.evtsel_extra = HSW_IN_TX | HSW_IN_TX_CHECKPOINTED | ICL_EVENTSEL_ADAPTIVE,
+	.cycles = INTEL_CYCLES,
+};
+
+/*
  * Made up, as a hypervisor may hand it to a guest: version 5 whose fixed
  * counters are only in the bitmap (0, 1 and 3: no reference cycles, which
  * EBX says are unavailable), without PDCM.

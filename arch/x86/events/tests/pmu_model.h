@@ -97,6 +97,7 @@ extern const struct x86_pmu_model_fixture x86_pmu_fixture_intel_spr;
 /* a hybrid part's two core types, not in x86_pmu_fixtures[] */
 extern const struct x86_pmu_model_fixture x86_pmu_fixture_intel_adl_p;
 extern const struct x86_pmu_model_fixture x86_pmu_fixture_intel_adl_e;
+extern const struct x86_pmu_model_fixture x86_pmu_fixture_intel_mtl_p;
 extern const struct x86_pmu_model_fixture x86_pmu_fixture_intel_v5_holes;
 extern const struct x86_pmu_model_fixture x86_pmu_fixture_amd_k8;
 extern const struct x86_pmu_model_fixture x86_pmu_fixture_amd_zen2;
