@@ -35,6 +35,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pmu-hybrid.h"
+
 #define MAX_MEMBERS	13
 
 static unsigned int precise;
@@ -128,30 +130,6 @@ static void pass(void)
 		fclose(list);
 }
 
-/* a hybrid PMU's type and its first CPU: 0, or -1 where there is none */
-static int hybrid_pmu(const char *name, int *type, int *cpu)
-{
-	char path[96];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%d", type) == 1;
-	fclose(f);
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	ok = ok && fscanf(f, "%d", cpu) == 1;
-	fclose(f);
-	return ok ? 0 : -1;
-}
-
 int main(void)
 {
 	static const char *const hybrid[] = { "cpu_core", "cpu_atom" };
@@ -163,13 +141,9 @@ int main(void)
 		pass();
 	} else {
 		for (unsigned int i = 0; i < 2; i++) {
-			cpu_set_t set;
-
 			if (hybrid_pmu(hybrid[i], &type, &cpu))
 				continue;
-			CPU_ZERO(&set);
-			CPU_SET(cpu, &set);
-			sched_setaffinity(0, sizeof(set), &set);
+			pin_cpu(cpu);
 			raw_type = type;
 			printf("pass %s\n", hybrid[i]);
 			pass();

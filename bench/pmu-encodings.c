@@ -27,6 +27,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pmu-hybrid.h"
+
 /* the PMU of this pass: its raw type, the generic events' upper half */
 static __u32 raw_type = PERF_TYPE_RAW;
 static __u64 ext_type;
@@ -207,31 +209,6 @@ static void pass(void)
 	}
 }
 
-/* a hybrid PMU's type and the first of its CPUs, or -1 */
-static int hybrid_pmu(const char *name, int *cpu)
-{
-	char path[96];
-	FILE *f;
-	int type;
-
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -1;
-	fclose(f);
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus",
-		 name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%d", cpu) != 1)
-		type = -1;
-	if (f)
-		fclose(f);
-	return type;
-}
-
 int main(void)
 {
 	static const char *const hybrid[][2] = {
@@ -239,22 +216,17 @@ int main(void)
 	};
 	int type, cpu;
 
-	if (hybrid_pmu("cpu_core", &cpu) < 0) {
+	if (hybrid_pmu("cpu_core", &type, &cpu)) {
 		pass();
 		printf("pmu-encodings done\n");
 		return 0;
 	}
 	for (unsigned int i = 0; i < 2; i++) {
-		cpu_set_t set;
-
-		type = hybrid_pmu(hybrid[i][0], &cpu);
-		if (type < 0) {
+		if (hybrid_pmu(hybrid[i][0], &type, &cpu)) {
 			printf("%s: no CPUs\n", hybrid[i][0]);
 			continue;
 		}
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
+		pin_cpu(cpu);
 		raw_type = type;
 		ext_type = (__u64)type << 32;
 		tag = hybrid[i][1];

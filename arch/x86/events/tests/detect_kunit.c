@@ -7,6 +7,7 @@
  * each core type's PMU as the model layer describes it.
  */
 #include <kunit/test.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 
@@ -136,6 +137,34 @@ static void detect_on(struct kunit *test,
 }
 
 /*
+ * core type @i's description of the hybrid model @boot is: its PMU @pmu,
+ * its CPUID 0x1A @type, @num_gp and @fixed counters, @metrics topdown
+ * metrics, and general counters @l2 for event 0x2124 (L2_RQSTS)
+ */
+struct hybrid_want {
+	const char *pmu;
+	u8 type, num_gp;
+	u32 fixed;
+	u8 metrics;
+	u64 l2;
+};
+
+static void expect_type(struct kunit *test, const struct x86_core_desc *boot,
+			unsigned int i, const struct hybrid_want *w)
+{
+	struct x86_core_desc d;
+
+	x86_intel_hybrid_desc(boot, i, &d);
+	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_pmu(boot, i), w->pmu);
+	KUNIT_EXPECT_EQ(test, d.hybrid_type, w->type);
+	KUNIT_EXPECT_EQ(test, d.num_gp, w->num_gp);
+	KUNIT_EXPECT_EQ(test, d.fixed_mask, w->fixed);
+	KUNIT_EXPECT_EQ(test, d.num_fixed, hweight32(w->fixed));
+	KUNIT_EXPECT_EQ(test, d.metrics, w->metrics);
+	KUNIT_EXPECT_EQ(test, x86_intel_rule_counters(&d, 0x2124), w->l2);
+}
+
+/*
  * Alder Lake: CPUID's counters are what both core types have; the model
  * layer makes a description of each type (the P-core's with two more
  * counters, fixed counter 3 and topdown's eight metrics), each CPU says
@@ -145,6 +174,15 @@ static void detect_on(struct kunit *test,
  */
 static void perf_x86_detect_hybrid(struct kunit *test)
 {
+	static const struct hybrid_want adl_core = {
+		"cpu_core", X86_HYBRID_CORE, 8, 0xf, 8, 0xf,
+	}, adl_atom = {
+		"cpu_atom", X86_HYBRID_ATOM, 6, 0x7, 0, ~0ULL,
+	}, mtl_core = {
+		"cpu_core", X86_HYBRID_CORE, 8, 0x7, 8, 0xf,
+	}, mtl_atom = {
+		"cpu_atom", X86_HYBRID_ATOM, 8, 0x7, 0, ~0ULL,
+	};
 	const struct x86_hw *p_hw, *e_hw, *spr_hw;
 	struct x86_core_desc boot, e_boot, spr, d;
 
@@ -156,28 +194,11 @@ static void perf_x86_detect_hybrid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_core_hybrid_type(p_hw), X86_HYBRID_CORE);
 	KUNIT_EXPECT_EQ(test, x86_core_hybrid_type(e_hw), X86_HYBRID_ATOM);
 
-	x86_intel_hybrid_desc(&boot, 0, &d);
-	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_pmu(&boot, 0), "cpu_core");
-	KUNIT_EXPECT_EQ(test, d.hybrid_type, X86_HYBRID_CORE);
-	KUNIT_EXPECT_EQ(test, d.num_gp, 8);
-	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0xf);
-	KUNIT_EXPECT_EQ(test, d.num_fixed, 4);
-	KUNIT_EXPECT_EQ(test, d.metrics, 8);
-	/* its counter rules: L2_RQSTS on counters 0-3 */
-	KUNIT_EXPECT_EQ(test, x86_intel_rule_counters(&d, 0x2124), 0xf);
-
-	x86_intel_hybrid_desc(&boot, 1, &d);
-	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_pmu(&boot, 1), "cpu_atom");
-	KUNIT_EXPECT_EQ(test, d.hybrid_type, X86_HYBRID_ATOM);
-	KUNIT_EXPECT_EQ(test, d.num_gp, 6);
-	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
-	KUNIT_EXPECT_EQ(test, d.num_fixed, 3);
-	KUNIT_EXPECT_EQ(test, d.metrics, 0);
-	KUNIT_EXPECT_EQ(test, x86_intel_rule_counters(&d, 0x2124), ~0ULL);
+	/* the P-core's counter rules: L2_RQSTS on counters 0-3 */
+	expect_type(test, &boot, 0, &adl_core);
+	expect_type(test, &boot, 1, &adl_atom);
 	/* the E-core's description is the same, whichever CPU boots */
-	x86_intel_hybrid_desc(&e_boot, 1, &d);
-	KUNIT_EXPECT_EQ(test, d.num_gp, 6);
-	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
+	expect_type(test, &e_boot, 1, &adl_atom);
 
 	/* each CPU has CPUID's counters; one with fewer does not */
 	KUNIT_EXPECT_TRUE(test, x86_core_cpuid_covers(p_hw, &boot));
@@ -196,14 +217,8 @@ static void perf_x86_detect_hybrid(struct kunit *test)
 	 */
 	detect_on(test, &x86_pmu_fixture_intel_mtl_p, &p_hw, &boot);
 	KUNIT_ASSERT_EQ(test, x86_intel_hybrid_types(&boot), X86_HYBRID_TYPES);
-	x86_intel_hybrid_desc(&boot, 0, &d);
-	KUNIT_EXPECT_EQ(test, d.num_gp, 8);
-	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
-	KUNIT_EXPECT_EQ(test, d.metrics, 8);
-	x86_intel_hybrid_desc(&boot, 1, &d);
-	KUNIT_EXPECT_EQ(test, d.num_gp, 8);
-	KUNIT_EXPECT_EQ(test, d.fixed_mask, 0x7);
-	KUNIT_EXPECT_EQ(test, d.metrics, 0);
+	expect_type(test, &boot, 0, &mtl_core);
+	expect_type(test, &boot, 1, &mtl_atom);
 	KUNIT_EXPECT_TRUE(test, x86_intel_hybrid_model(&boot, 1)->snoop_rsp);
 	KUNIT_EXPECT_STREQ(test, x86_intel_hybrid_model(&boot, 1)->pmu_name,
 			   "meteorlake_hybrid");
