@@ -223,21 +223,21 @@ TEST_F(hybrid, mixed_groups)
  * A task event of one type counts only on that type's CPUs; elsewhere it
  * is neither in error (a pinned event would read EOF) nor running
  */
-static void follows_the_task(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(hybrid) *self, bool pinned)
+static void follows_the_task(struct __test_metadata *_metadata, long atom,
+			     int core_cpu, int atom_cpu, bool pinned)
 {
 	struct times t;
 	int fd;
 
-	ASSERT_EQ(0, pin_to(self->core_cpu));
-	fd = open_in(self->atom, INSTRUCTIONS, 0, -1, -1, pinned);
+	ASSERT_EQ(0, pin_to(core_cpu));
+	fd = open_in(atom, INSTRUCTIONS, 0, -1, -1, pinned);
 	ASSERT_GE(fd, 0);
 	burn(20);
 	ASSERT_EQ(0, read_times(fd, &t));
 	EXPECT_EQ(0, t.count);
 	EXPECT_GT(t.enabled, 0);
 	EXPECT_EQ(0, t.running);
-	ASSERT_EQ(0, pin_to(self->atom_cpu));
+	ASSERT_EQ(0, pin_to(atom_cpu));
 	burn(20);
 	ASSERT_EQ(0, read_times(fd, &t));
 	EXPECT_GT(t.count, 0);
@@ -248,12 +248,14 @@ static void follows_the_task(struct __test_metadata *_metadata,
 
 TEST_F(hybrid, follows_the_task)
 {
-	follows_the_task(_metadata, self, false);
+	follows_the_task(_metadata, self->atom, self->core_cpu,
+			 self->atom_cpu, false);
 }
 
 TEST_F(hybrid, pinned_follows_the_task)
 {
-	follows_the_task(_metadata, self, true);
+	follows_the_task(_metadata, self->atom, self->core_cpu,
+			 self->atom_cpu, true);
 }
 
 /* a CPU going offline leaves its type's "cpus", and comes back */
