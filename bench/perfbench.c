@@ -35,9 +35,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -348,6 +351,103 @@ static double ctxsw(long k)
 	ns = pingpong(300);
 	close_many(k);
 	return ns;
+}
+
+/*
+ * Context switches between cgroups (perf stat -G, container monitoring):
+ * a round trip between this task, in cgroup pb_a, and a child in pb_b,
+ * both on CPU 0, with @k CPU-wide events of CPU 0 following each cgroup
+ * (PERF_FLAG_PID_CGROUP): every switch takes one cgroup's events off and
+ * puts the other's on.  0 where the guest has no cgroup v2.
+ */
+#define CGROOT	"/sys/fs/cgroup"
+
+static int cgroup_write(const char *file, const char *s)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int cgroup_enter(const char *cg, pid_t pid)
+{
+	char path[128], buf[16];
+
+	snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", cg);
+	snprintf(buf, sizeof(buf), "%d", (int)pid);
+	return cgroup_write(path, buf);
+}
+
+static double cgroup_switch(long k)
+{
+	const int n = 300;
+	struct perf_event_attr a;
+	int to[2], from[2], cg[2];
+	uint64_t t0;
+	pid_t pid;
+	char c = 0;
+
+	if (access(CGROOT "/cgroup.procs", F_OK)) {
+		mkdir(CGROOT, 0755);
+		if (mount("cgroup2", CGROOT, "cgroup2", 0, NULL))
+			return 0;
+	}
+	/*
+	 * a controller enabled below the root: until then new cgroups have
+	 * no perf_event state (ENOENT, stock and series alike)
+	 */
+	cgroup_write(CGROOT "/cgroup.subtree_control", "+pids");
+	mkdir(CGROOT "/pb_a", 0755);
+	mkdir(CGROOT "/pb_b", 0755);
+	cg[0] = open(CGROOT "/pb_a", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cg[1] = open(CGROOT "/pb_b", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg[0] < 0 || cg[1] < 0 || cgroup_enter("pb_a", getpid()))
+		return 0;
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	for (int i = 0; i < 2 * k; i++) {
+		fds[i] = syscall(__NR_perf_event_open, &a, cg[i & 1], 0, -1,
+				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
+		if (fds[i] < 0) {
+			fprintf(stderr, "perfbench: cgroup event: %s\n",
+				strerror(errno));
+			exit(1);
+		}
+	}
+	if (pipe(to) || pipe(from))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		if (cgroup_enter("pb_b", getpid()))
+			_exit(1);
+		while (read(to[0], &c, 1) == 1)
+			if (write(from[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	/* the child in its cgroup before the clock starts */
+	if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+		exit(1);
+	t0 = now();
+	for (int i = 0; i < n; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			exit(1);
+	t0 = now() - t0;
+	close(to[1]);
+	waitpid(pid, NULL, 0);
+	close(from[0]);
+	close_many(2 * k);
+	cgroup_enter("", getpid());
+	close(cg[0]);
+	close(cg[1]);
+	return (double)t0 / n;
 }
 
 /* @n context switches with the event @fd on the task, which then goes */
@@ -1136,6 +1236,8 @@ int main(void)
 	static const long groups[] = { 2, 4, 8, 16 };
 	/* CPU-wide events on each CPU; MAX_EVENTS holds SMP_MAX times the last */
 	static const long smp_k[] = { 1, 16, 128 };
+	/* cgroup events of CPU 0 for each of two cgroups */
+	static const long cg_k[] = { 1, 16, 64 };
 	struct rlimit rl = { 4096, 4096 };
 	char name[64];
 	cpu_set_t cpus;
@@ -1171,6 +1273,12 @@ int main(void)
 	for (unsigned int i = 0; i < sizeof(sw_k) / sizeof(sw_k[0]); i++) {
 		snprintf(name, sizeof(name), "ctxsw_%ld", sw_k[i]);
 		figure(name, ctxsw, sw_k[i]);
+	}
+	if (wanted("cgroup_switch_1") && cgroup_switch(1) > 0) {
+		for (unsigned int i = 0; i < sizeof(cg_k) / sizeof(cg_k[0]); i++) {
+			snprintf(name, sizeof(name), "cgroup_switch_%ld", cg_k[i]);
+			figure(name, cgroup_switch, cg_k[i]);
+		}
 	}
 	figure("sample_fault", sample_fault, 512);
 	figure("sample_fault_slow_reader", sample_fault, 1);
