@@ -308,8 +308,14 @@ static double enable_disable(long n)
  * A round trip between two processes on CPU 0 (two context switches);
  * the one that measures has @k events (hardware ones when @k < 0).
  */
-/* @n round trips through pipes with a child: guest ns each */
-static double pingpong(int n)
+static int cgroup_enter(const char *cg, pid_t pid);
+
+/*
+ * @n round trips through pipes with a child (in cgroup @child_cg where
+ * not NULL, which it enters before a first, untimed round trip): guest
+ * ns each
+ */
+static double pingpong_in(int n, const char *child_cg)
 {
 	int to[2], from[2];
 	uint64_t t0;
@@ -322,6 +328,8 @@ static double pingpong(int n)
 	if (pid == 0) {
 		close(to[1]);
 		close(from[0]);
+		if (child_cg && cgroup_enter(child_cg, getpid()))
+			_exit(1);
 		while (read(to[0], &c, 1) == 1)
 			if (write(from[1], &c, 1) != 1)
 				break;
@@ -329,6 +337,9 @@ static double pingpong(int n)
 	}
 	close(to[0]);
 	close(from[1]);
+	if (child_cg &&
+	    (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1))
+		exit(1);
 	t0 = now();
 	for (int i = 0; i < n; i++)
 		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
@@ -338,6 +349,11 @@ static double pingpong(int n)
 	waitpid(pid, NULL, 0);
 	close(from[0]);
 	return (double)t0 / n;
+}
+
+static double pingpong(int n)
+{
+	return pingpong_in(n, NULL);
 }
 
 static double ctxsw(long k)
@@ -384,12 +400,9 @@ static int cgroup_enter(const char *cg, pid_t pid)
 
 static double cgroup_switch(long k)
 {
-	const int n = 300;
 	struct perf_event_attr a;
-	int to[2], from[2], cg[2];
-	uint64_t t0;
-	pid_t pid;
-	char c = 0;
+	int cg[2];
+	double ns;
 
 	if (access(CGROOT "/cgroup.procs", F_OK)) {
 		mkdir(CGROOT, 0755);
@@ -417,37 +430,12 @@ static double cgroup_switch(long k)
 			exit(1);
 		}
 	}
-	if (pipe(to) || pipe(from))
-		exit(1);
-	pid = fork();
-	if (pid == 0) {
-		close(to[1]);
-		close(from[0]);
-		if (cgroup_enter("pb_b", getpid()))
-			_exit(1);
-		while (read(to[0], &c, 1) == 1)
-			if (write(from[1], &c, 1) != 1)
-				break;
-		_exit(0);
-	}
-	close(to[0]);
-	close(from[1]);
-	/* the child in its cgroup before the clock starts */
-	if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
-		exit(1);
-	t0 = now();
-	for (int i = 0; i < n; i++)
-		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
-			exit(1);
-	t0 = now() - t0;
-	close(to[1]);
-	waitpid(pid, NULL, 0);
-	close(from[0]);
+	ns = pingpong_in(300, "pb_b");
 	close_many(2 * k);
 	cgroup_enter("", getpid());
 	close(cg[0]);
 	close(cg[1]);
-	return (double)t0 / n;
+	return ns;
 }
 
 /* @n context switches with the event @fd on the task, which then goes */
