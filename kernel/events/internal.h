@@ -473,6 +473,7 @@ struct perf_buffer {
 	int			nr_pages;	/* [C] data pages: 0 or a power of 2 */
 	unsigned long		size;		/* [C] data bytes */
 	bool			overwrite;	/* [C] read-only map: no data_tail */
+	bool			vmalloced;	/* [C] data in a vmalloc area */
 	local_t			head;		/* [W] bytes reserved, ever */
 	local_t			nest;		/* [W] writers in progress */
 	local_t			events;		/* [W] samples since the last wakeup */
@@ -486,7 +487,7 @@ struct perf_buffer {
 	struct list_head	event_list;	/* [E] events writing here */
 	struct perf_mlock	charge;		/* [M] of the user and data pages */
 	struct perf_event_mmap_page *user_page;	/* [C] */
-	void			*data;		/* [C] nr_pages of data after it */
+	void			*data;		/* [C] nr_pages of data, or NULL */
 
 	/*
 	 * The AUX area (aux.c): pages of its own, mapped at the user page's
@@ -516,6 +517,7 @@ struct perf_buffer {
 struct perf_buffer *perf_rb_alloc(int nr_pages, long watermark,
 				  bool overwrite);
 void perf_rb_put(struct perf_buffer *rb);
+struct page *perf_rb_page(struct perf_buffer *rb, unsigned long pgoff);
 void perf_rb_attach(struct perf_event *event, struct perf_buffer *rb);
 void perf_rb_detach(struct perf_event *event);
 void perf_rb_wakeup(struct perf_buffer *rb);

@@ -17,7 +17,6 @@
 #include <linux/poll.h>
 #include <linux/sched/mm.h>
 #include <linux/security.h>
-#include <linux/vmalloc.h>
 
 #include "internal.h"
 
@@ -268,12 +267,26 @@ vm_fault_t perf_vm_no_write(struct vm_fault *vmf)
 	return VM_FAULT_LOCKED;
 }
 
+/* Insert @nr pages of @rb, from its page @pgoff, at @uaddr. */
+static int rb_insert(struct vm_area_struct *vma, unsigned long uaddr,
+		     struct perf_buffer *rb, unsigned long pgoff,
+		     unsigned long nr)
+{
+	int ret = 0;
+
+	for (unsigned long i = 0; i < nr && !ret; i++)
+		ret = vm_insert_page(vma, uaddr + (i << PAGE_SHIFT),
+				     perf_rb_page(rb, pgoff + i));
+	return ret;
+}
+
 /*
- * Insert @nr pages of the vmalloc area @area, from its page @pgoff, at
- * @uaddr, read-only to user space (perf_vm_no_write()).
+ * Insert @nr pages of @rb, from its page @pgoff, at @uaddr, read-only to
+ * user space (perf_vm_no_write()).
  */
-static int vm_insert_ro(struct vm_area_struct *vma, unsigned long uaddr,
-			void *area, unsigned long pgoff, unsigned long nr)
+static int rb_insert_ro(struct vm_area_struct *vma, unsigned long uaddr,
+			struct perf_buffer *rb, unsigned long pgoff,
+			unsigned long nr)
 {
 	pgprot_t prot;
 	int ret;
@@ -281,8 +294,7 @@ static int vm_insert_ro(struct vm_area_struct *vma, unsigned long uaddr,
 	if (!nr)
 		return 0;
 	prot = perf_vm_ro_begin(vma);
-	ret = remap_vmalloc_range_partial(vma, uaddr, area, pgoff,
-					  nr << PAGE_SHIFT);
+	ret = rb_insert(vma, uaddr, rb, pgoff, nr);
 	perf_vm_ro_end(vma, prot);
 	return ret;
 }
@@ -374,11 +386,10 @@ int perf_event_mmap_fop(struct file *file, struct vm_area_struct *vma)
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &perf_vm_ops;
 	/* the user page as the mapping allows, the data pages read-only */
-	ret = remap_vmalloc_range_partial(vma, vma->vm_start, rb->user_page,
-					  0, PAGE_SIZE);
+	ret = rb_insert(vma, vma->vm_start, rb, 0, 1);
 	if (!ret)
-		ret = vm_insert_ro(vma, vma->vm_start + PAGE_SIZE,
-				   rb->user_page, 1, nr_pages);
+		ret = rb_insert_ro(vma, vma->vm_start + PAGE_SIZE, rb, 1,
+				   nr_pages);
 	mutex_unlock(&event->mmap_mutex);
 	if (ret) {
 		/* the core frees the vma without ->close(): undo it here */

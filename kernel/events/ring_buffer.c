@@ -2,7 +2,10 @@
 /*
  * The data ring buffer of sampling events: one user page followed by a
  * power of two of data pages, mapped by user space (mmap.c).  Records are
- * reserved, copied and published here.
+ * reserved, copied and published here.  The data pages are one
+ * physically contiguous run where the page allocator has one free at once,
+ * else a vmalloc area: either way the kernel writes through one linear
+ * address.
  *
  * Positions are byte counts that only grow (forward buffers) or only
  * shrink (write_backward); the offset into the data area is the position
@@ -26,6 +29,48 @@
 
 #include "internal.h"
 
+/*
+ * The data pages: one contiguous run (a power of two of pages), only if
+ * the page allocator has it free now: no reclaim or compaction on behalf
+ * of an mmap(), which a vmalloc area serves as well.  A run needs no
+ * vmalloc area, page array or vmap_area (264 bytes a buffer on x86_64)
+ * and no kernel mapping of its own.
+ */
+static void *rb_alloc_data(struct perf_buffer *rb, unsigned long size)
+{
+	gfp_t gfp = (GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN) &
+		    ~__GFP_DIRECT_RECLAIM;
+	void *data = NULL;
+
+	if (get_order(size) <= MAX_PAGE_ORDER)
+		data = alloc_pages_exact(size, gfp);
+	if (data)
+		return data;
+	rb->vmalloced = true;
+	return vmalloc_user(size);
+}
+
+static void rb_free_pages(struct perf_buffer *rb)
+{
+	free_page((unsigned long)rb->user_page);
+	if (!rb->size)
+		return;
+	if (rb->vmalloced)
+		vfree(rb->data);
+	else
+		free_pages_exact(rb->data, rb->size);
+}
+
+/* The page @pgoff of @rb's mapping: 0 is the user page, then the data. */
+struct page *perf_rb_page(struct perf_buffer *rb, unsigned long pgoff)
+{
+	void *addr = rb->data + ((pgoff - 1) << PAGE_SHIFT);
+
+	if (!pgoff)
+		return virt_to_page(rb->user_page);
+	return rb->vmalloced ? vmalloc_to_page(addr) : virt_to_page(addr);
+}
+
 struct perf_buffer *perf_rb_alloc(int nr_pages, long watermark,
 				  bool overwrite)
 {
@@ -34,14 +79,16 @@ struct perf_buffer *perf_rb_alloc(int nr_pages, long watermark,
 	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
 	if (!rb)
 		return NULL;
-	rb->user_page = vmalloc_user((nr_pages + 1UL) << PAGE_SHIFT);
-	if (!rb->user_page) {
+	rb->nr_pages = nr_pages;
+	rb->size = (unsigned long)nr_pages << PAGE_SHIFT;
+	rb->user_page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (rb->user_page && rb->size)
+		rb->data = rb_alloc_data(rb, rb->size);
+	if (!rb->user_page || (rb->size && !rb->data)) {
+		free_page((unsigned long)rb->user_page);
 		kfree(rb);
 		return NULL;
 	}
-	rb->data = (void *)rb->user_page + PAGE_SIZE;
-	rb->nr_pages = nr_pages;
-	rb->size = (unsigned long)nr_pages << PAGE_SHIFT;
 	rb->overwrite = overwrite;
 	/* without attr.watermark, wake up when half the buffer is full */
 	rb->watermark = watermark ? min_t(unsigned long, watermark, rb->size) :
@@ -58,7 +105,7 @@ static void rb_free_rcu(struct rcu_head *head)
 	struct perf_buffer *rb = container_of(head, struct perf_buffer,
 					      rcu_head);
 
-	vfree(rb->user_page);
+	rb_free_pages(rb);
 	kfree(rb);
 }
 
