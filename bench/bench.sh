@@ -11,7 +11,10 @@
 # userpage_read_hw) exist on both architectures: Intel version 3, or the
 # personality BENCH_X86_PMU names (skx: the last branch records' figures,
 # ctxsw_lbr_callstack and sample_lbr, too).
-# A second guest of four CPUs runs perfbench's smp_* figures alone.
+# A second guest of eight CPUs runs perfbench's smp_* figures alone, then
+# the real perf tool's end-to-end figures (bench/perf-smoke/e2e.sh: the
+# host's perf over virtio-9p on x86_64, Debian's arm64 perf appended to the
+# initramfs on arm64).
 # After perfbench the same guest runs the storm in a fuzzer's mix with a
 # fixed seed and length (bench/storm.c -m, one worker, STORM_CALLS calls,
 # as root): its guest ns per kind of call, the cost of what a fuzzer
@@ -24,9 +27,9 @@ archs=$1
 storm="storm.seed=1 storm.worker=0 storm.calls=${STORM_CALLS:-3000}"
 storm="$storm storm.mix=1 storm.hotplug=0 storm.seconds=3000"
 smp_only=
-for k in 1 16 128; do
+for k in 1 16 256; do
 	smp_only+="smp_open_$k,smp_close_$k,"
-	[ "$k" -ge 16 ] && smp_only+="smp_slab_bytes_$k,"
+	[ "$k" -ge 16 ] && smp_only+="smp_mem_bytes_cpu_$k,"
 done
 smp_only+="smp_enable_remote,smp_sample_all,smp_open_hw_1,smp_close_hw_1,"
 smp_only+="smp_enable_remote_hw,smp_sample_all_hw"
@@ -50,17 +53,22 @@ for arch in $archs; do
 			"$INITRD" check "$logfile" > /dev/null
 		grep -E '^perfbench [a-z_0-9]+ [0-9]+$' "$logfile" \
 			> "$BUILD/perfbench-$kernel-$arch.txt" || true
-		# the SMP figures: a guest of four CPUs (the test kernels'
-		# NR_CPUS), perfbench's smp_* figures alone
+		# the SMP figures: a guest of eight CPUs (the test kernels'
+		# NR_CPUS), perfbench's smp_* figures alone, then perf_e2e
 		smplog=$BUILD/bench-smp-$kernel-$arch.log
-		log "benchmarking $kernel $arch on 4 CPUs (log: $smplog)"
-		SMP=4 X86_PMU=$pmu ICOUNT=1 TESTS=perfbench \
+		log "benchmarking $kernel $arch on 8 CPUs (log: $smplog)"
+		perf_root=0
+		[ "$arch" = arm64 ] && perf_root=1
+		SMP=8 X86_PMU=$pmu ICOUNT=1 TESTS=perfbench,perf_e2e \
+			PERF_ROOT=$perf_root \
 			APPEND="BENCH_TIMEOUT=3000 PERFBENCH_ONLY=$smp_only" \
 			GUEST_TIMEOUT=4000 "$TOP/bench/boot.sh" "$arch" "$image" \
 			"$INITRD" check "$smplog" > /dev/null
-		grep -E '^perfbench smp_[a-z_0-9]+ [0-9]+$' "$smplog" \
+		grep -E '^perfbench (smp|e2e)_[a-z_0-9]+ -?[0-9]+$' "$smplog" \
 			>> "$BUILD/perfbench-$kernel-$arch.txt" ||
 			log "warning: no SMP figures on $kernel $arch"
+		grep -q '^perfbench e2e done' "$smplog" ||
+			log "warning: perf_e2e did not finish on $kernel $arch"
 
 		grep -q '^perfbench done' "$logfile" ||
 			log "warning: perfbench did not finish on $kernel $arch"

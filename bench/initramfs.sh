@@ -160,6 +160,9 @@ if [ "$arch" = x86_64 ]; then
 	$cc $cflags -O1 -fno-omit-frame-pointer -o "$root/tests/pmu_probe" \
 		"$TOP/bench/qemu/pmu-probe.c"
 fi
+# make bench's end-to-end figures of the perf tool: not in LIST
+cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_e2e"
+cp "$TOP/bench/perf-smoke/e2e.sh" "$root/tests/perf_e2e_checks"
 # make perf-test: not in LIST
 cp "$TOP/bench/perf-smoke/enter.sh" "$root/tests/perf_test"
 cp "$TOP/bench/perf-smoke/perf-test.sh" "$root/tests/perf_test_checks"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The perf tool of the arm64 guest: Debian's arm64 linux-perf with the
 # libraries it loads, and what the perf_smoke checks run (bash, coreutils,
-# sh, awk, grep, sed, mount), fetched with apt-get download (the arm64 architecture is
-# added by bench/base.sh) and unpacked with dpkg-deb into a root directory,
+# sh, awk, grep, sed, mount) and make bench's perf_e2e workload (xz),
+# fetched with apt-get download (the arm64 architecture is added by
+# bench/base.sh) and unpacked with dpkg-deb into a root directory,
 # packed as a cpio archive that bench/boot.sh appends to the guest's
 # initramfs for the perf boots (PERF_ROOT=1).  The guest side
 # (bench/perf-smoke/enter.sh) runs the checks chrooted into /perfroot.
@@ -20,7 +21,8 @@
 arch=$1
 [ "$arch" = arm64 ] || die "perf-root.sh: only arm64 needs it"
 out=$BUILD/perf-root-$arch
-want="linux-perf libtraceevent1 bash dash coreutils mawk grep sed mount"
+want="linux-perf libtraceevent1 bash dash coreutils mawk grep sed mount
+xz-utils"
 # arch-all packages and interpreters' module sets: not needed to load perf
 skip="base-files dpkg install-info mailcap media-types mime-support perl
 perl-modules-5.36 python3 python3-minimal python3.11 python3.11-minimal

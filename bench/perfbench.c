@@ -12,10 +12,10 @@
  *
  *	perfbench <name> <guest ns per operation>
  *
- * Figures named *_bytes_* are bytes of slab memory per event, from
- * /proc/meminfo's Slab (whole slab pages, shared out), not nanoseconds.  The
- * smp_* figures run where four CPUs or more are online (bench.sh boots a
- * guest of four for them alone): CPU-wide events on each CPU, as perf
+ * Figures named *_bytes_* are bytes of kernel memory per event, from the
+ * allocators' tracepoints (kmem-trace.h), not nanoseconds.  The smp_*
+ * figures run where four CPUs or more are online (bench.sh boots a guest
+ * of eight for them alone): CPU-wide events on each CPU, as perf
  * stat -a opens them, a group enabled from another CPU, and sampling on
  * every CPU as perf record -a does it.
  *
@@ -46,8 +46,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kmem-trace.h"
+
 #define REPS		7
-#define MAX_EVENTS	1100
+#define MAX_EVENTS	2100
 #define MAX_GROUP	16
 
 static int fds[MAX_EVENTS];
@@ -984,12 +986,10 @@ static double migrate(long k)
 	return (double)t0 / n;
 }
 
-/* Does the guest have a hardware PMU? */
 /*
  * The SMP figures (issue 48), where at least SMP_MIN CPUs are online:
  * what perf stat -a and perf record -a do on each CPU, on smp_cpus of
- * them (all online ones, SMP_MAX at most; the test kernels have
- * NR_CPUS=4).
+ * them (all online ones, SMP_MAX at most: the test kernels' NR_CPUS).
  */
 #define SMP_MIN		4
 #define SMP_MAX		8
@@ -1166,42 +1166,121 @@ static double smp_sample_all(long hw)
 	return samples ? (double)((int64_t)(with - bare)) / samples : -1;
 }
 
-/* the kernel's slab memory (/proc/meminfo's Slab), in bytes */
-static long slab_bytes(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
+/*
+ * Kernel memory per open event, by kind (bench/kmem-trace.h: what the
+ * opens leave allocated, slab, percpu, vmalloc and pages; figures in bytes,
+ * not ns).  Each warms the caches with one event of its kind first.
+ */
 
-	if (!f)
+/* @n counting events of the caller, each its own group */
+static double mem_count(long n)
+{
+	struct perf_event_attr a;
+	long bytes;
+
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	close(open_or_die(&a, 0, -1, -1));
+	if (kmem_trace_start())
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb * 1024;
+	for (int i = 0; i < n; i++)
+		fds[i] = open_or_die(&a, 0, -1, -1);
+	bytes = kmem_trace_stop();
+	close_many(n);
+	return bytes < 0 ? -1 : (double)bytes / n;
 }
 
+/* @n sampling events of the caller, each with its ring of 1 + 8 pages */
+static double mem_sample(long n)
+{
+	size_t len = 9 * page_size;
+	struct perf_event_attr a;
+	void *rings[MAX_GROUP];
+	long bytes;
+
+	sw_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
+	a.sample_period = 100000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_PERIOD;
+	a.disabled = 1;
+	close(open_or_die(&a, 0, -1, -1));
+	if (n > MAX_GROUP || kmem_trace_start())
+		return -1;
+	for (int i = 0; i < n; i++) {
+		fds[i] = open_or_die(&a, 0, -1, -1);
+		rings[i] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				fds[i], 0);
+		if (rings[i] == MAP_FAILED)
+			exit(1);
+	}
+	bytes = kmem_trace_stop();
+	for (int i = 0; i < n; i++)
+		munmap(rings[i], len);
+	close_many(n);
+	return bytes < 0 ? -1 : (double)bytes / n;
+}
 
 /*
- * Slab memory per open event: @k CPU-wide counters on each CPU (a
- * figure in bytes, not ns); the median of the repetitions
+ * The memory @n children forked by the caller leave allocated, while
+ * they wait on @hold's read end (the caller closes the write end)
  */
-static double smp_slab_per_event(long k)
+static long mem_fork(long n, int hold[2])
+{
+	long bytes;
+
+	if (pipe(hold) || kmem_trace_start())
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char c;
+
+		if (fork() == 0) {
+			close(hold[1]);
+			read(hold[0], &c, 1);
+			_exit(0);
+		}
+	}
+	bytes = kmem_trace_stop();
+	close(hold[0]);
+	close(hold[1]);
+	while (wait(NULL) > 0)
+		;
+	return bytes;
+}
+
+/*
+ * One inherited counting event of the caller, in each of @n children:
+ * per child, the children's memory with the event less without
+ */
+static double mem_inherit(long n)
+{
+	struct perf_event_attr a;
+	long bare, with;
+	int hold[2], fd;
+
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.inherit = 1;
+	bare = mem_fork(n, hold);
+	fd = open_or_die(&a, 0, -1, -1);
+	with = mem_fork(n, hold);
+	close(fd);
+	return bare < 0 || with < 0 ? -1 : (double)(with - bare) / n;
+}
+
+/* @k CPU-wide counting events on each of smp_cpus CPUs: per event */
+static double smp_mem_cpu(long k)
 {
 	int n = k * smp_cpus;
 	struct perf_event_attr a;
-	long before, after;
+	long bytes;
 
 	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
-	/* the files' and the contexts' caches warm */
 	close(open_or_die(&a, -1, 0, -1));
-	before = slab_bytes();
+	if (kmem_trace_start())
+		return -1;
 	for (int i = 0; i < n; i++)
 		fds[i] = open_or_die(&a, -1, i % smp_cpus, -1);
-	after = slab_bytes();
+	bytes = kmem_trace_stop();
 	close_many(n);
-	return (double)(after - before) / n;
+	return bytes < 0 ? -1 : (double)bytes / n;
 }
 
 static int have_hw(void)
@@ -1223,7 +1302,7 @@ int main(void)
 	static const long sw_k[] = { 0, 8, 64, 1024 };
 	static const long groups[] = { 2, 4, 8, 16 };
 	/* CPU-wide events on each CPU; MAX_EVENTS holds SMP_MAX times the last */
-	static const long smp_k[] = { 1, 16, 128 };
+	static const long smp_k[] = { 1, 16, 256 };
 	/* cgroup events of CPU 0 for each of two cgroups */
 	static const long cg_k[] = { 1, 16, 64 };
 	struct rlimit rl = { 4096, 4096 };
@@ -1285,6 +1364,9 @@ int main(void)
 	figure("mmap_ring_8", mmap_ring, 8);
 	figure("mmap_ring_8_read", mmap_ring, -8);
 	figure("prctl_toggle_16", prctl_toggle, 16);
+	figure("mem_bytes_count", mem_count, 64);
+	figure("mem_bytes_sample", mem_sample, 16);
+	figure("mem_bytes_inherit", mem_inherit, 100);
 	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
 		figure("migrate_16", migrate, 16);
 	if (have_hw()) {
@@ -1318,8 +1400,9 @@ int main(void)
 			figure(name, smp_close, smp_k[i]);
 			if (smp_k[i] < 16)
 				continue;
-			snprintf(name, sizeof(name), "smp_slab_bytes_%ld", smp_k[i]);
-			figure(name, smp_slab_per_event, smp_k[i]);
+			snprintf(name, sizeof(name), "smp_mem_bytes_cpu_%ld",
+				 smp_k[i]);
+			figure(name, smp_mem_cpu, smp_k[i]);
 		}
 		figure("smp_enable_remote", smp_enable_remote, 0);
 		figure("smp_sample_all", smp_sample_all, 0);
