@@ -32,7 +32,8 @@ for k in 1 16 256; do
 	[ "$k" -ge 16 ] && smp_only+="smp_mem_bytes_cpu_$k,"
 done
 smp_only+="smp_enable_remote,smp_sample_all,smp_open_hw_1,smp_close_hw_1,"
-smp_only+="smp_enable_remote_hw,smp_sample_all_hw"
+smp_only+="smp_enable_remote_hw,smp_sample_all_hw,smp_mux_hw_8_per_ms,"
+smp_only+="smp_mux_hw_24_per_ms"
 "$TOP/bench/base.sh"
 "$TOP/bench/series.sh"
 for arch in $archs; do

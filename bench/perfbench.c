@@ -1032,6 +1032,32 @@ static double smp_cpu_events(long k, int which, int hw)
 	return (double)(which ? t2 - t1 : t1 - t0) / n;
 }
 
+/*
+ * perf stat -a with more hardware events than counters: @k cycles
+ * counters on each of smp_cpus CPUs, all but CPU 0 idle, while CPU 0 runs a
+ * busy loop; the guest ns the rotations on every CPU add to a millisecond
+ * of the loop (the guest clock counts every CPU's instructions)
+ */
+static double smp_mux(long k)
+{
+	int n = k * smp_cpus;
+	struct perf_event_attr a;
+	uint64_t bare, with;
+	unsigned long loops = 30000000;
+
+	hw_attr(&a);
+	bare = now();
+	spin(loops);
+	bare = now() - bare;
+	for (int i = 0; i < n; i++)
+		fds[i] = open_or_die(&a, -1, i % smp_cpus, -1);
+	with = now();
+	spin(loops);
+	with = now() - with;
+	close_many(n);
+	return (double)((int64_t)(with - bare)) / (bare / 1e6);
+}
+
 static double smp_open(long k)
 {
 	return smp_cpu_events(k, 0, 0);
@@ -1411,6 +1437,8 @@ int main(void)
 			figure("smp_open_hw_1", smp_open_hw, 1);
 			figure("smp_close_hw_1", smp_close_hw, 1);
 			figure("smp_enable_remote_hw", smp_enable_remote, 1);
+			figure("smp_mux_hw_8_per_ms", smp_mux, 8);
+			figure("smp_mux_hw_24_per_ms", smp_mux, 24);
 		}
 	}
 	printf("perfbench done\n");

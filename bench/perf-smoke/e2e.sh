@@ -49,7 +49,9 @@ run() {
 		rm -f e2e.ns
 		"$@" ./work.sh > /dev/null 2>&1
 		cat e2e.ns 2> /dev/null || echo -1
-	done | sort -n | tee /dev/stderr | sed -n 3p
+	done | sort -n > e2e.runs
+	echo "# runs of ${1:-bare}: $(tr '\n' ' ' < e2e.runs)" >&2
+	sed -n 3p e2e.runs
 }
 
 bare=$(run)

@@ -744,6 +744,8 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 	if (task_ctx)
 		raw_spin_lock_nested(&task_ctx->lock, SINGLE_DEPTH_NESTING);
 	ctx_pair_update_time(cpuctx, task_ctx);
+	/* the PMU is programmed once, with the groups of the new turn */
+	perf_pmu_disable(pmu);
 	if (task_ctx) {
 		pmu_flexible_out(task_ctx, pmu);
 		pmu_flexible_rotate(task_ctx, pmu);
@@ -753,6 +755,7 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 	ctx_groups_in(&cpuctx->ctx, PERF_GROUPS_FLEXIBLE);
 	if (task_ctx)
 		ctx_groups_in(task_ctx, PERF_GROUPS_FLEXIBLE);
+	perf_pmu_enable(pmu);
 	again = pmu_flexible_waiting(&cpuctx->ctx, pmu) ||
 		(task_ctx && pmu_flexible_waiting(task_ctx, pmu));
 	if (task_ctx)
