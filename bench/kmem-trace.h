@@ -24,7 +24,8 @@
  * slab pages hold freed objects and the per-CPU page lists hold pages.
  * KMEM_TRACE_SHOW set in the environment prints each live allocation
  * ("# live <bytes> <event>: <call site>...").
- * Returns -1 if the trace lost events (a buffer filled) or cannot be used.
+ * Returns -1 if the trace lost events (a buffer filled), holds more live
+ * allocations than the table's slots, or cannot be used.
  */
 #ifndef BENCH_KMEM_TRACE_H
 #define BENCH_KMEM_TRACE_H
@@ -61,6 +62,7 @@ struct kmem_live {
 
 #define KMEM_SLOTS	(1 << 16)
 static struct kmem_live kmem_live[KMEM_SLOTS];
+static int kmem_full;		/* more live allocations than slots */
 
 static int kmem_trace_write(const char *file, const char *s)
 {
@@ -98,16 +100,19 @@ static int kmem_trace_start(void)
 	return kmem_trace_write("tracing_on", "1");
 }
 
+/* @key's slot, or a free one for it; NULL when the table is full */
 static struct kmem_live *kmem_slot(uint64_t key, enum kmem_space space)
 {
 	unsigned int i = (key * 0x9e3779b97f4a7c15ULL) >> 48;
 
-	for (;; i = (i + 1) % KMEM_SLOTS) {
-		struct kmem_live *s = &kmem_live[i];
+	for (unsigned int n = 0; n < KMEM_SLOTS; n++) {
+		struct kmem_live *s = &kmem_live[(i + n) % KMEM_SLOTS];
 
 		if (!s->key || (s->key == key && s->space == space))
 			return s;
 	}
+	kmem_full = 1;
+	return NULL;
 }
 
 /* the number after "@field=" in @line, in @base; 0 where it is missing */
@@ -124,6 +129,8 @@ static void kmem_alloc(uint64_t key, enum kmem_space space, long bytes,
 	struct kmem_live *s = kmem_slot(key, space);
 	const char *what = strstr(line, ": ");
 
+	if (!s)
+		return;
 	s->key = key;
 	s->space = space;
 	s->bytes = bytes;
@@ -134,7 +141,7 @@ static void kmem_free(uint64_t key, enum kmem_space space)
 {
 	struct kmem_live *s = kmem_slot(key, space);
 
-	if (s->key)
+	if (s && s->key)
 		s->bytes = 0;
 }
 
@@ -190,6 +197,7 @@ static long kmem_trace_stop(void)
 	if (!f)
 		return -1;
 	memset(kmem_live, 0, sizeof(kmem_live));
+	kmem_full = 0;
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#') {
 			sscanf(line, "# entries-in-buffer/entries-written: %lu/%lu",
@@ -199,7 +207,7 @@ static long kmem_trace_stop(void)
 		kmem_line(line, page_size);
 	}
 	fclose(f);
-	if (in_buffer != written)
+	if (in_buffer != written || kmem_full)
 		return -1;
 	for (unsigned int i = 0; i < KMEM_SLOTS; i++) {
 		live += kmem_live[i].bytes;

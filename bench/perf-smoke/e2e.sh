@@ -42,25 +42,31 @@ events8=cycles,instructions,branches,branch-misses,cache-references
 events8=$events8,cache-misses,task-clock,page-faults
 events32=$events8,$events8,$events8,$events8
 
-# run COMMAND...: the workload's guest ns under COMMAND, the median of
-# five runs (all five on stderr, for the log)
+# run MODE COMMAND...: the workload's guest ns under COMMAND, the median
+# of five runs (all five on stderr, for the log); nothing if a run failed
 run() {
+	local mode=$1
+
+	shift
 	for r in 1 2 3 4 5; do
 		rm -f e2e.ns
 		"$@" ./work.sh > /dev/null 2>&1
-		cat e2e.ns 2> /dev/null || echo -1
+		cat e2e.ns 2> /dev/null || echo failed
 	done | sort -n > e2e.runs
-	echo "# runs of ${1:-bare}: $(tr '\n' ' ' < e2e.runs)" >&2
-	sed -n 3p e2e.runs
+	echo "# runs of $mode: $(tr '\n' ' ' < e2e.runs)" >&2
+	grep -q failed e2e.runs || sed -n 3p e2e.runs
 }
 
-bare=$(run)
+bare=$(run bare)
+[ -n "$bare" ] || { echo "# the workload failed" >&2; exit 1; }
 echo "perfbench e2e_bare $bare"
+# a mode whose perf failed prints no figure (bench.sh shows "-")
 over() {
 	local mode=$1 ns
+
 	shift
-	ns=$(run "$@")
-	echo "perfbench e2e_$mode $((ns - bare))"
+	ns=$(run "$mode" "$@")
+	[ -n "$ns" ] && echo "perfbench e2e_$mode $((ns - bare))"
 }
 over stat_8 perf stat -o stat.txt -e "$events8" --
 over stat_a_1 perf stat -a -o stat.txt -e cycles --

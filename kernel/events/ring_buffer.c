@@ -64,10 +64,11 @@ static void rb_free_pages(struct perf_buffer *rb)
 /* The page @pgoff of @rb's mapping: 0 is the user page, then the data. */
 struct page *perf_rb_page(struct perf_buffer *rb, unsigned long pgoff)
 {
-	void *addr = rb->data + ((pgoff - 1) << PAGE_SHIFT);
+	void *addr;
 
 	if (!pgoff)
 		return virt_to_page(rb->user_page);
+	addr = rb->data + ((pgoff - 1) << PAGE_SHIFT);
 	return rb->vmalloced ? vmalloc_to_page(addr) : virt_to_page(addr);
 }
 

@@ -2,7 +2,8 @@
 /*
  * The mmap ring buffer: sizes and their errors, the user page, records
  * that wrap the end of the buffer, data_tail and PERF_RECORD_LOST, a user
- * page overwritten by its reader,
+ * page overwritten by its reader, zeroed pages and records going around
+ * a small buffer and one of 8 MiB,
  * overwrite and write_backward buffers, SET_OUTPUT and PAUSE_OUTPUT.
  * Samples come from the page-faults software event, one per page touched.
  */
@@ -395,6 +396,75 @@ TEST(data_pages_read_only)
 	EXPECT_EQ(write_signal(d), SIGBUS);
 	perf_map_close(&m);
 	close(fd);
+}
+
+/* Whether all @len bytes at @p are zero. */
+static bool all_zero(const void *p, size_t len)
+{
+	const uint64_t *w = p;
+
+	for (size_t i = 0; i < len / sizeof(*w); i++)
+		if (w[i])
+			return false;
+	return true;
+}
+
+/*
+ * A buffer's data pages come zeroed, and records go around the whole data
+ * area and back, for a small buffer and for one of 8 MiB: more than the page
+ * allocator hands out in one block, so a kernel may build the two
+ * differently.  Samples of 60000 bytes of user stack fill the large one
+ * in some 140 page faults.  Needs the locked-memory allowance of 8 MiB.
+ */
+static void ring_wraps(struct __test_metadata *_metadata, size_t bytes)
+{
+	static uint64_t buf[65536 / 8];
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	int fd, seen = 0, want;
+	struct perf_map m;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_STACK_USER;
+	attr.sample_stack_user = 60000;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	if (perf_map_open(&m, fd, bytes / PAGE, PROT_READ | PROT_WRITE)) {
+		close(fd);
+		SKIP(return, "no %zu-byte buffer here (locked-memory limit)",
+		     bytes);
+	}
+	EXPECT_TRUE(all_zero(m.data, m.data_size));
+	/* twice around the data area, consuming as we go */
+	want = 2 * m.data_size / 60000 + 1;
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	while (seen < want) {
+		touch_pages(4);
+		while ((h = perf_map_next(&m, buf, sizeof(buf)))) {
+			if (h->type != PERF_RECORD_SAMPLE)
+				continue;
+			/* header, pid/tid, size, 60000 bytes, dyn_size */
+			ASSERT_EQ(h->size, 8 + 8 + 8 + 60000 + 8);
+			ASSERT_EQ((uint32_t)buf[1], getpid());
+			seen++;
+		}
+		perf_map_consume(&m);
+	}
+	EXPECT_GT(m.tail, 2 * m.data_size);
+	perf_map_close(&m);
+	close(fd);
+}
+
+TEST(small_ring_wraps)
+{
+	ring_wraps(_metadata, 128 * 1024);
+}
+
+TEST(large_ring_wraps)
+{
+	ring_wraps(_metadata, 8 << 20);
 }
 
 /* A read-only mapping is an overwrite buffer: data_tail is not honoured. */
