@@ -910,6 +910,10 @@ static void storm_calls(unsigned long n)
 		storm_call(kind);
 		op_calls[kind]++;
 		op_ns[kind] += now_ns() - start;
+		/* -v: the slow ones (over a millisecond of guest time) */
+		if (cfg.verbose && now_ns() - start > 1000000)
+			printf("%s.%lu took %llu ns\n", tag, calls,
+			       (unsigned long long)(now_ns() - start));
 	}
 }
 

@@ -732,6 +732,7 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct pmu *pmu = cpc->epc.pmu;
 	struct perf_event_context *task_ctx;
+	ktime_t interval;
 	bool again;
 
 	/* a timer moved off a CPU that went offline has nothing to do */
@@ -766,8 +767,17 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 		cpc->hrtimer_active = 0;
 		return HRTIMER_NORESTART;
 	}
-	hrtimer_forward_now(timer,
-			    ms_to_ktime(READ_ONCE(pmu->hrtimer_interval_ms)));
+	/*
+	 * A turn taken on an idle CPU leaves the next one a slack of one
+	 * interval: it is due after the interval and taken at the CPU's
+	 * first timer interrupt from then on (the tick, once the CPU is busy
+	 * again), so a CPU that stays idle wakes every other interval only.
+	 * The groups keep their order and turns, an idle CPU's are longer.
+	 */
+	interval = ms_to_ktime(READ_ONCE(pmu->hrtimer_interval_ms));
+	hrtimer_set_expires_range(timer,
+				  ktime_add(hrtimer_cb_get_time(timer), interval),
+				  is_idle_task(current) ? interval : 0);
 	return HRTIMER_RESTART;
 }
 

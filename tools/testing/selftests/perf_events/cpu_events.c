@@ -5,9 +5,11 @@
  * on that CPU (it stays enabled, not running, elsewhere).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -132,6 +134,48 @@ TEST_F(two_cpus, task_event_bound_to_a_cpu)
 	EXPECT_LT(20 * MS, (int64_t)r.value);
 	EXPECT_LT(20 * MS, (int64_t)r.running);
 	EXPECT_GT(r.enabled, r.running);
+}
+
+/*
+ * Flexible groups that cannot share the PMU take turns on an idle CPU as
+ * on a busy one: two exclusive groups of CPU 1, which stays idle, each
+ * run for part of the time and between them for nearly all of it.
+ */
+TEST_F(two_cpus, exclusive_groups_take_turns_on_idle_cpu)
+{
+	struct perf_event_attr attr;
+	struct reading r[2];
+	int fd[2], i;
+
+	for (i = 0; i < 2; i++) {
+		pmu_counting_attr(&attr, PERF_TYPE_HARDWARE,
+				  PERF_COUNT_HW_CPU_CYCLES);
+		attr.exclusive = 1;
+		fd[i] = sys_perf_event_open(&attr, -1, 1, -1,
+					    PERF_FLAG_FD_CLOEXEC);
+		if (fd[i] < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
+				  errno == EACCES)) {
+			if (i)
+				close(fd[0]);
+			SKIP(return, "no CPU-wide cycles (%s)",
+			     strerror(errno));
+		}
+		ASSERT_LE(0, fd[i]);
+	}
+	usleep(500 * 1000);
+	for (i = 0; i < 2; i++) {
+		r[i] = read3(fd[i]);
+		close(fd[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_NE(~0ULL, r[i].enabled);
+		/* each had turns, neither had them all */
+		EXPECT_LT(r[i].enabled * 15 / 100, r[i].running);
+		EXPECT_GT(r[i].enabled * 85 / 100, r[i].running);
+	}
+	/* one of them was on the PMU nearly all the time */
+	EXPECT_LT(r[0].enabled * 9 / 10, r[0].running + r[1].running);
+	EXPECT_GE(r[0].enabled + r[1].enabled, r[0].running + r[1].running);
 }
 
 TEST_HARNESS_MAIN
