@@ -370,7 +370,8 @@ void perf_group_sched_out(struct perf_event *leader)
  * perf_cpu_pmu_context, hard IRQ, pinned here).  Every
  * perf_event_mux_interval_ms of the PMU it moves the PMU's first flexible
  * group of each live context to the end of the line and schedules the
- * flexible groups again, so that all get turns; it stops once all of
+ * flexible groups again, so that all get turns (on an idle CPU the next
+ * turn may wait one interval more: mux_timer_fn()); it stops once all of
  * them fit.  The context switch path only starts it, on a failed group.
  * cpc->hrtimer_active is read and written on its CPU with IRQs off.
  */
