@@ -902,18 +902,19 @@ static void storm_calls(unsigned long n)
 	for (unsigned long i = 0; i < n; i++) {
 		unsigned int draw = below(100);
 		enum op kind = OP_OPEN;
-		uint64_t start = now_ns();
+		uint64_t start = now_ns(), took;
 
 		while (draw >= mix_ends[cfg.mix][kind])
 			kind++;
 		calls++;
 		storm_call(kind);
+		took = now_ns() - start;
 		op_calls[kind]++;
-		op_ns[kind] += now_ns() - start;
+		op_ns[kind] += took;
 		/* -v: the slow ones (over a millisecond of guest time) */
-		if (cfg.verbose && now_ns() - start > 1000000)
+		if (cfg.verbose && took > 1000000)
 			printf("%s.%lu took %llu ns\n", tag, calls,
-			       (unsigned long long)(now_ns() - start));
+			       (unsigned long long)took);
 	}
 }
 
